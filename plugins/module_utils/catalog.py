@@ -1,0 +1,254 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Platform catalog: hardware facts per switch ASIC and per port speed, as data.
+
+Formulas live in headroom.py, thresholds.py and ecn.py; this module only holds facts. Every fact
+is a ``Fact(value, source, verified)``. ``verified`` is False where ../shared/reference tags the
+value [M], "unverified", or where no public source was found (the value is then our estimate and
+says so). Any fact can be overridden from inventory (``roce_asic_overrides``); the override is
+recorded as the fact's source so that every number stays explainable.
+
+Sources use the short keys of docs/lossless-math.md (LM = lossless-math.md, SN = sonic.md).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from collections import namedtuple
+
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+
+Fact = namedtuple("Fact", "value source verified")
+
+
+def _v(value, source):
+    return Fact(value, source, True)
+
+
+def _u(value, source):
+    return Fact(value, source, False)
+
+
+# Port speeds (Gb/s) the lossless math supports: the speeds with a pause-quanta entry (LM §1.1 #5).
+SPEEDS_GBPS = (10, 25, 40, 50, 100, 200, 400, 800)
+
+# IEEE 802.3 Annex 31B.3.7 response time in pause quanta (1 quantum = 512 bit times = 64 B).
+PAUSE_QUANTA_IEEE = {
+    10: _v(60, "LM §1.1 #5; CISCO-BOOK D-Resp 10G 30,720 BT"),
+    25: _v(80, "LM §1.1 #5; CISCO-BOOK D-Resp 25G 40,960 BT"),
+    40: _v(118, "LM §1.1 #5; CISCO-BOOK D-Resp 40G 60,416 BT"),
+    50: _v(147, "LM §1.1 #5 (IEEE 802.3 31B.3.7 via SONIC-HR)"),
+    100: _v(394, "LM §1.1 #5; CISCO-BOOK D-Resp 100G 201,728 BT"),
+    200: _v(453, "LM §1.1 #5 (IEEE 802.3 31B.3.7 via SONIC-HR)"),
+    400: _v(905, "LM §1.1 #5; CISCO-BOOK D-Resp 400G 463,360 BT"),
+    800: _u(905, "LM §1.1 #5: SONiC uses 905 for 800G; the IEEE 800G value is unverified"),
+}
+
+# SONiC's own table (buffer_headroom_mellanox.lua pause_quanta_per_speed): 10G differs from IEEE.
+PAUSE_QUANTA_SONIC = {10: 67, 25: 80, 40: 118, 50: 147, 100: 394, 200: 453, 400: 905, 800: 905}
+
+# D-Intf: PHY/PCS/FEC/MAC delay of one end, in bit times (LM §1.1 #3, IEEE upper bounds per
+# CISCO-BOOK). No IEEE figure was found above 100G, nor for 50G: LM §1.2 [P] keeps the 100G time
+# budget of 1,228.8 ns, which is conservative.
+_INTF_BUDGET_NS = 1228.8
+INTERFACE_DELAY_BT = {
+    10: _v(8192, "LM §1.1 #3: IEEE 802.3 via CISCO-BOOK D-Intf"),
+    25: _v(6144, "LM §1.1 #3: IEEE 802.3 via CISCO-BOOK D-Intf"),
+    40: _v(24576, "LM §1.1 #3: IEEE 802.3 via CISCO-BOOK D-Intf"),
+    50: _u(int(round(_INTF_BUDGET_NS * 50)), "LM §1.2 [P]: 100G time budget 1,228.8 ns"),
+    100: _v(122880, "LM §1.1 #3: IEEE 802.3 via CISCO-BOOK D-Intf"),
+    200: _u(int(round(_INTF_BUDGET_NS * 200)), "LM §1.2 [P]: 100G time budget 1,228.8 ns"),
+    400: _u(int(round(_INTF_BUDGET_NS * 400)), "LM §1.2 [P]: 100G time budget 1,228.8 ns"),
+    800: _u(int(round(_INTF_BUDGET_NS * 800)), "LM §1.2 [P]: 100G time budget 1,228.8 ns"),
+}
+
+# Signal propagation, ns per metre (LM §1.1 #4, §1.2 defaults).
+PROPAGATION_NS_PER_M = {
+    "fiber": _v(5.0, "LM §1.2: fibre ~5 ns/m (CISCO-WP SMF 513 ns per 100 m)"),
+    "dac": _v(4.76, "LM §1.2: twinax at 70% of c (CISCO-WP 476 ns per 100 m)"),
+}
+
+HEADROOM_SEMANTICS = {
+    # The whole per-PG headroom (xon + xoff) is reserved outside the shared pool.
+    "reserved_per_pg",
+    # Per-PG xoff is only a trigger; the bytes come from the pool's shared headroom (SHP).
+    "shared_headroom_pool",
+    # Deep-buffer VOQ switch: ingress queues live in off-chip HBM; see the caveat per ASIC.
+    "voq_deep_buffer",
+}
+
+_BRCM_SHP = _v("shared_headroom_pool", "SN §1.4: on Broadcom xoff is drawn from the pool xoff (SHP)")
+_MLNX_RES = _v("reserved_per_pg", "SN §1.4: on Mellanox size = xon + xoff is reserved per PG")
+_JERICHO_CAVEAT = (
+    "Jericho is a deep-buffer VOQ switch: packets wait in ingress virtual output queues that spill "
+    "to HBM, and PFC is generated from ingress VOQ/PG thresholds. The shallow-buffer headroom "
+    "budget applies to the on-chip buffer only; size HBM-backed thresholds from the vendor's "
+    "VOQ guidance (LM §2.4; eos-and-avd.md: AVD renders no Jericho VOQ buffer knobs).")
+_UNKNOWN = "not in ../shared/reference; override from inventory"
+
+
+def _brcm(total, total_src, total_ok, speeds, cell, cell_src, cell_ok, extra=None):
+    asic = {
+        "vendor": _v("broadcom", "vendor"),
+        "total_buffer_bytes": Fact(total, total_src, total_ok),
+        "cell_bytes": Fact(cell, cell_src, cell_ok),
+        "headroom_semantics": _BRCM_SHP,
+        "pipeline_latency_bytes": _u(None, _UNKNOWN),
+        "mac_phy_delay_bytes": _u(None, _UNKNOWN),
+        "serdes_lane_gbps": _u(100 if 800 in speeds else 50, "product briefs (unverified)"),
+        "port_speeds_gbps": _u(speeds, "vendor product briefs (unverified)"),
+        "caveat": _v("", ""),
+        "sonic_asic_table": _v(None, "no SONiC dynamic-buffer plugin for Broadcom (SN §1.1)"),
+    }
+    asic.update(extra or {})
+    return asic
+
+
+def _spectrum(total, total_src, total_ok, speeds, cell, lane, tile, extra=None):
+    # ASIC_TABLE values of sonic-buildimage platform/mellanox/asic_table.j2 (SN §1.3).
+    table = {"cell_size": cell, "pipeline_latency_kb": 19, "mac_phy_delay_kb": 0.8,
+             "peer_response_time_kb": 3.8, "kb_on_tile": tile, "xoff_extra_kb": 0}
+    asic = {
+        "vendor": _v("nvidia", "vendor"),
+        "total_buffer_bytes": Fact(total, total_src, total_ok),
+        "cell_bytes": _v(cell, "SN §1.3 asic_table.j2 cell_size"),
+        "headroom_semantics": _MLNX_RES,
+        "pipeline_latency_bytes": _v(19 * 1024, "SN §1.3 asic_table.j2: 19 KB"),
+        "mac_phy_delay_bytes": _v(0.8 * 1024, "SN §1.3 asic_table.j2: 0.8 KB"),
+        "serdes_lane_gbps": _u(lane, "SN §1.4: SN4700 400G on 8 lanes, SN5600 800G on 8 lanes"),
+        "port_speeds_gbps": _u(speeds, "vendor product briefs (unverified)"),
+        "caveat": _v("", ""),
+        "sonic_asic_table": _v(table, "SN §1.3: sonic-buildimage platform/mellanox/asic_table.j2"),
+    }
+    asic.update(extra or {})
+    return asic
+
+
+ASICS = {
+    "tomahawk3": _brcm(
+        64000000, "LM §2.4 [M] (unverified)", False, (10, 25, 40, 50, 100, 200, 400),
+        254, "SN §1.4: Dell Z9332f TH3 ini, 2540 B = 10 cells of 254 B", True),
+    "tomahawk4": _brcm(
+        113000000, "LM §2.4 [M] ~113 MB (unverified; confirm on the datasheet)", False,
+        (10, 25, 40, 50, 100, 200, 400),
+        254, "assumed equal to TH3 and TH5 (unverified)", False),
+    "tomahawk5": _brcm(
+        165660324, "SN §1.2/LM §1.3: TH5 SONiC ingress_lossless_pool 165,660,324 B", True,
+        (25, 50, 100, 200, 400, 800),
+        254, "LM §1.1 #7: every SONIC-TH5 value divides by 254", True,
+        {"shared_headroom_pool_bytes": _v(29423360, "SN §1.2: TH5 AI SKU pool xoff")}),
+    "trident4": _brcm(
+        132000000, "LM §2.4 [M] BCM56880 132 MB (unverified)", False,
+        (10, 25, 40, 50, 100, 200, 400),
+        254, "assumed equal to Tomahawk cells (unverified)", False),
+    "jericho2": _brcm(
+        32000000, "LM §2.4 [M]: 32 MB on-chip + 8 GB HBM (unverified)", False,
+        (10, 25, 40, 50, 100, 200, 400), 256, "estimate (unverified)", False,
+        {"headroom_semantics": _v("voq_deep_buffer", "LM §2.4"),
+         "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24")}),
+    "jericho3": _brcm(
+        None, "LM §2.4: on-chip + HBM, no published on-chip figure; " + _UNKNOWN, False,
+        (100, 200, 400, 800), 256, "estimate (unverified)", False,
+        {"headroom_semantics": _v("voq_deep_buffer", "LM §2.4; META24"),
+         "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24")}),
+    "spectrum1": _spectrum(
+        16000000, "LM §2.4 [M] 16 MB", False, (10, 25, 40, 50, 100), 96, 25, False),
+    "spectrum2": _spectrum(
+        42000000, "LM §2.4 [V] 42 MB", True, (10, 25, 40, 50, 100, 200), 144, 50, False),
+    "spectrum3": _spectrum(
+        64000000, "LM §2.4 [V] 64 MB", True, (10, 25, 40, 50, 100, 200, 400), 144, 50, False),
+    "spectrum4": _spectrum(
+        158229504, "SN §1.2: SN5600 egress_lossless_pool 158,229,504 B (LM §2.4 [V])", True,
+        (25, 50, 100, 200, 400, 800), 192, 100, True),
+}
+
+# ASIC_TABLE of the older replica in LM §1.3 (lua commit 18913fa, SONIC-ASIC): 18 KiB pipeline.
+SONIC_ASIC_TABLE_18913FA = {
+    "spectrum2": {"cell_size": 144, "pipeline_latency_kb": 18, "mac_phy_delay_kb": 0.8,
+                  "peer_response_time_kb": 3.8},
+    "spectrum3": {"cell_size": 144, "pipeline_latency_kb": 18, "mac_phy_delay_kb": 0.8,
+                  "peer_response_time_kb": 3.8},
+}
+
+_FACT_KEYS = frozenset(key for asic in ASICS.values() for key in asic)
+
+
+class AsicProfile:
+    """One ASIC's facts after inventory overrides; ``value(key)`` and ``source(key)``."""
+
+    def __init__(self, name, facts):
+        self.name = name
+        self.facts = facts
+
+    def value(self, key):
+        return self.facts[key].value
+
+    def source(self, key):
+        return self.facts[key].source
+
+    def unverified(self):
+        """Names of the facts this profile uses that no verified source backs."""
+        return sorted(k for k, f in self.facts.items() if not f.verified and f.value is not None)
+
+    def require(self, key, host=None):
+        """The value of ``key``; a clear error when the catalog has none and no override gave one."""
+        value = self.value(key)
+        if value is None:
+            raise errors.RoceInputError(
+                "roce_asic_overrides.%s" % key, None,
+                "%s has no %s in the catalog (%s); set it in roce_asic_overrides"
+                % (self.name, key, self.source(key)), host)
+        return value
+
+
+def _check_override(key, value, host):
+    field = "roce_asic_overrides.%s" % key
+    if key in ("total_buffer_bytes", "shared_headroom_pool_bytes"):
+        return errors.number(field, value, 1, 64 * 2 ** 30, "bytes", host, integer=True)
+    if key == "cell_bytes":
+        return errors.number(field, value, 32, 1024, "bytes", host, integer=True)
+    if key in ("pipeline_latency_bytes", "mac_phy_delay_bytes"):
+        return errors.number(field, value, 0, 1048576, "bytes", host)
+    if key == "serdes_lane_gbps":
+        return errors.choice(field, value, (10, 25, 50, 100, 200), host)
+    if key == "headroom_semantics":
+        return errors.choice(field, value, HEADROOM_SEMANTICS, host)
+    if key == "port_speeds_gbps":
+        if not isinstance(value, (list, tuple)) or not value:
+            raise errors.RoceInputError(field, value, "a non-empty list of speeds", host)
+        return tuple(errors.choice(field, s, SPEEDS_GBPS, host) for s in value)
+    if key == "sonic_asic_table":
+        errors.mapping(field, value, ("cell_size", "pipeline_latency_kb", "mac_phy_delay_kb",
+                                      "peer_response_time_kb", "kb_on_tile", "xoff_extra_kb"),
+                       host)
+        return dict(value)
+    # vendor, caveat: free text
+    if not isinstance(value, str):
+        raise errors.RoceInputError(field, value, "a string", host)
+    return value
+
+
+def asic_profile(name, overrides=None, host=None):
+    """Return the AsicProfile for catalog ASIC ``name`` with inventory ``overrides`` applied."""
+    errors.choice("roce_asic", name, ASICS, host)
+    facts = dict(ASICS[name])
+    facts.setdefault("shared_headroom_pool_bytes", _u(None, _UNKNOWN))
+    errors.mapping("roce_asic_overrides", overrides or {}, _FACT_KEYS, host)
+    for key, value in (overrides or {}).items():
+        value = _check_override(key, value, host)
+        facts[key] = Fact(value, "inventory override (roce_asic_overrides.%s)" % key, True)
+    return AsicProfile(name, facts)
+
+
+def pause_quanta(speed_gbps, host=None):
+    """IEEE response time of the link partner in pause quanta for ``speed_gbps``."""
+    errors.choice("speed_gbps", speed_gbps, SPEEDS_GBPS, host)
+    return PAUSE_QUANTA_IEEE[speed_gbps].value
+
+
+def interface_delay_bt(speed_gbps, host=None):
+    """PHY/MAC delay of one end in bit times for ``speed_gbps`` (LM §1.1 #3)."""
+    errors.choice("speed_gbps", speed_gbps, SPEEDS_GBPS, host)
+    return INTERFACE_DELAY_BT[speed_gbps].value

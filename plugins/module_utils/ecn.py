@@ -1,0 +1,87 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ECN (WRED marking) thresholds per lossless queue: mark well before PFC pauses.
+
+A queue threshold K is a fixed queuing delay K / C, so holding marking delay constant across
+speeds means K grows with the link rate (LM §3.4). Anchored at NVIDIA's 150 KB / 1.5 MB for
+100 G, scaled linearly; then clamped under the PFC trigger so ECN always fires first (LM §3.5 #2).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+
+KMIN_BYTES_PER_GBPS = 1500    # LM §3.4: 150 KB at 100 G (CL-ROCE default), 1 KB = 1000 B
+KMAX_OVER_KMIN = 10           # LM §3.4: NVIDIA's 1:10 ratio (150 KB : 1.5 MB)
+PMAX = 0.2                    # LM §3.4: HPCC-sim default marking probability at Kmax
+CLAMP_FRACTION = 0.8          # LM §3.5 #2: Kmax <= 0.8 x the PFC trigger point
+OVERRIDE_KEYS = ("kmin_bytes", "kmax_bytes", "pmax")
+
+
+def ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes=9216, overrides=None, host=None,
+                   queue=None):
+    """Kmin/Kmax/Pmax for one lossless queue of a ``speed_gbps`` port whose PG pauses at
+    ``xoff_trigger_bytes``.
+
+    Defaults are scaled by speed and clamped so that Kmax <= 0.8 x trigger and
+    Kmax - Kmin >= 2 x MTU. ``overrides`` (kmin_bytes, kmax_bytes, pmax) are taken as given but
+    must keep Kmin < Kmax < trigger; Kmax above 0.8 x trigger or a gap under 2 x MTU is a warning.
+    """
+    where = "%s." % queue if queue else ""
+    speed = errors.number("speed_gbps", speed_gbps, 1, 1600, "Gb/s", host)
+    trigger = errors.number("xoff_trigger_bytes", xoff_trigger_bytes, 0, 64 * 2 ** 30, "bytes",
+                            host, lo_open=True)
+    mtu = errors.number("mtu_bytes", mtu_bytes, 64, 9216, "bytes", host, integer=True)
+    given = errors.mapping("roce_ecn", overrides or {}, OVERRIDE_KEYS, host)
+    ceiling = int(CLAMP_FRACTION * trigger)
+    gap = 2 * mtu
+    warnings = []
+
+    kmin = int(KMIN_BYTES_PER_GBPS * speed)
+    kmax = KMAX_OVER_KMIN * kmin
+    clamped = kmax > ceiling
+    if clamped:
+        kmax = ceiling
+        kmin = min(kmin, kmax - gap)
+        if kmin <= 0:
+            raise errors.RoceInputError(
+                "xoff_trigger_bytes", trigger,
+                "too small for ECN before PFC: Kmax must stay <= 0.8 x %d = %d B and at least "
+                "2 x MTU = %d B above Kmin > 0; give the lossless pool more buffer"
+                % (trigger, ceiling, gap), host)
+        warnings.append("Kmax clamped to 0.8 x PFC trigger = %d B (scaled default was %d B)"
+                        % (kmax, KMAX_OVER_KMIN * int(KMIN_BYTES_PER_GBPS * speed)))
+    pmax = PMAX
+
+    if "kmin_bytes" in given:
+        kmin = errors.number(where + "roce_ecn.kmin_bytes", given["kmin_bytes"], 0, trigger,
+                             "bytes", host, integer=True, lo_open=True)
+    if "kmax_bytes" in given:
+        kmax = errors.number(
+            where + "roce_ecn.kmax_bytes", given["kmax_bytes"], 0, trigger - 1,
+            "bytes: ECN must mark before PFC pauses at %d B (recommended <= %d B)"
+            % (trigger, ceiling), host, integer=True, lo_open=True)
+    if "pmax" in given:
+        pmax = errors.number(where + "roce_ecn.pmax", given["pmax"], 0, 1,
+                             "(probability at Kmax)", host, lo_open=True)
+    if kmin >= kmax:
+        raise errors.RoceInputError(
+            where + "roce_ecn.kmin_bytes", kmin, "below Kmax = %d B" % kmax, host)
+    if given:
+        if kmax > ceiling:
+            warnings.append("Kmax %d B is above 0.8 x PFC trigger = %d B" % (kmax, ceiling))
+        if kmax - kmin < gap:
+            warnings.append("Kmax - Kmin = %d B is below 2 x MTU = %d B" % (kmax - kmin, gap))
+    return {
+        "kmin_bytes": int(kmin),
+        "kmax_bytes": int(kmax),
+        "pmax": pmax,
+        "pmax_percent": int(round(pmax * 100)),
+        "xoff_trigger_bytes": trigger,
+        "clamped": clamped,
+        "overridden": sorted(given),
+        "warnings": warnings,
+    }

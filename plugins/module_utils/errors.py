@@ -1,0 +1,79 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Input validation with messages that name host, field, value and what is allowed.
+
+Every public function of the lossless core validates its inputs through these helpers, so a bad
+inventory value surfaces as one readable sentence instead of a traceback deep in the math.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import math
+
+
+class RoceInputError(ValueError):
+    """A user-supplied value is out of range or of the wrong type."""
+
+    def __init__(self, field, value, allowed, host=None):
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        self.host = host
+        where = "host %s: " % host if host else ""
+        super(RoceInputError, self).__init__(
+            "%s%s = %r is not valid: %s" % (where, field, value, allowed))
+
+
+def _describe(value):
+    return type(value).__name__
+
+
+def number(field, value, lo=None, hi=None, unit="", host=None, integer=False,
+           lo_open=False):
+    """Return ``value`` if it is a real number within [lo, hi] (or (lo, hi] with lo_open)."""
+    kind = "a whole number" if integer else "a number"
+    span = ""
+    if lo is not None and hi is not None:
+        span = " from %s%s to %s" % ("above " if lo_open else "", lo, hi)
+    elif lo is not None:
+        span = " %s %s" % (">" if lo_open else ">=", lo)
+    allowed = "%s%s%s" % (kind, span, " " + unit if unit else "")
+    # bool is an int subclass; a YAML 'yes' must not pass as 1.
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RoceInputError(field, value, "%s (got %s)" % (allowed, _describe(value)), host)
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        raise RoceInputError(field, value, allowed, host)
+    if integer and int(value) != value:
+        raise RoceInputError(field, value, allowed, host)
+    if lo is not None and (value <= lo if lo_open else value < lo):
+        raise RoceInputError(field, value, allowed, host)
+    if hi is not None and value > hi:
+        raise RoceInputError(field, value, allowed, host)
+    return int(value) if integer else value
+
+
+def choice(field, value, choices, host=None):
+    """Return ``value`` if it is one of ``choices``."""
+    options = sorted(choices, key=str)
+    try:
+        ok = value in choices
+    except TypeError:  # unhashable value such as a list
+        ok = False
+    if not ok:
+        raise RoceInputError(field, value, "one of %s" % ", ".join(str(c) for c in options), host)
+    return value
+
+
+def mapping(field, value, known_keys, host=None):
+    """Return ``value`` if it is a dict whose keys are all in ``known_keys``."""
+    if not isinstance(value, dict):
+        raise RoceInputError(field, value, "a mapping (got %s)" % _describe(value), host)
+    unknown = sorted(str(k) for k in value if k not in known_keys)
+    if unknown:
+        raise RoceInputError(
+            "%s.%s" % (field, unknown[0]), value[unknown[0]],
+            "unknown key; known keys are %s" % ", ".join(sorted(known_keys)), host)
+    return value

@@ -1,0 +1,218 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""PFC headroom per (port, lossless priority group): what must fit after XOFF is sent.
+
+Two models:
+
+* ``ieee``: docs/lossless-math.md "Model R" (reference LM §1.2), summed from IEEE 802.3 delays
+  and rounded up to whole ASIC cells.
+* ``sonic-nvidia``: an exact replica of SONiC's cfgmgr/buffer_headroom_mellanox.lua, quirks
+  included (SN §1.3). ``revision="current"`` follows the upstream lua described in SN §1.3
+  (sonic-swss e6b0c5b); ``revision="18913fa"`` the older lua replicated in LM §1.3.
+
+Both return a dict of byte counts: ``xoff_bytes`` (headroom that absorbs in-flight data),
+``xon_bytes``, ``size_bytes`` (what the PG reserves), plus the ``terms`` they were summed from.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import math
+
+from ansible_collections.roce.fabric.plugins.module_utils import catalog, errors
+
+PFC_FRAME_BYTES = 64 + 20      # LM §1.1 #2: minimum frame plus preamble/SFD and IFG
+FRAME_OVERHEAD_BYTES = 20      # LM §1.1 #1: preamble/SFD 8 B + IFG 12 B
+QUANTUM_BYTES = 64             # one pause quantum = 512 bit times
+MAX_CABLE_M = 2000             # longest cable class in SONiC ini tables (Dell Z9332f, SN §1.4)
+MTU_RANGE = (1500, 9216)       # SONiC YANG PORT.mtu tops out at 9216 (SN §2)
+MODELS = ("ieee", "sonic-nvidia")
+
+# SONiC lua constants (SN §1.3).
+SONIC_SPEED_OF_LIGHT_M_S = 198000000
+SONIC_MIN_PACKET_BYTES = 64
+SONIC_REVISIONS = ("current", "18913fa")
+SONIC_HEADROOM_COMPENSATION = 2048
+
+
+def _ceil_to(value, unit):
+    return int(math.ceil(value / unit - 1e-9)) * unit
+
+
+def bytes_in_flight(time_ns, speed_gbps):
+    """Bytes a ``speed_gbps`` link puts on the wire in ``time_ns``: t * r / 8."""
+    return time_ns * speed_gbps / 8.0
+
+
+def _check_port(speed_gbps, cable_m, host, port):
+    where = "%s." % port if port else ""
+    errors.choice(where + "speed_gbps", speed_gbps, catalog.SPEEDS_GBPS, host)
+    errors.number(where + "cable_m", cable_m, 0, MAX_CABLE_M, "metres", host, lo_open=True)
+
+
+def _check_mtu(field, value, host):
+    return errors.number(field, value, MTU_RANGE[0], MTU_RANGE[1], "bytes", host, integer=True)
+
+
+def ieee_headroom(speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None, cell_bytes=254,
+                  occupancy=1.0, media="fiber", gearbox_ns=0, interface_delay_bt=None,
+                  shared_headroom=False, host=None, port=None):
+    """Model R (LM §1.2). ``mtu_bytes`` is this port's largest MTU (any class), ``peer_mtu_bytes``
+    the link partner's lossless MTU (defaults to ``mtu_bytes``)."""
+    _check_port(speed_gbps, cable_m, host, port)
+    mtu_r = _check_mtu("mtu_bytes", mtu_bytes, host)
+    mtu_s = mtu_r if peer_mtu_bytes is None else _check_mtu("peer_mtu_bytes", peer_mtu_bytes, host)
+    cell = errors.number("cell_bytes", cell_bytes, 32, 1024, "bytes", host, integer=True)
+    # LM §1.2: occupancy 1 (large packets) up to cell/64 (every cell holds one 64 B packet).
+    errors.number("occupancy", occupancy, 1, cell / 64.0 if cell > 64 else 1, "", host)
+    errors.choice("media", media, catalog.PROPAGATION_NS_PER_M, host)
+    errors.number("gearbox_ns", gearbox_ns, 0, 10000, "ns", host)
+    d_intf = catalog.interface_delay_bt(speed_gbps, host) if interface_delay_bt is None else \
+        errors.number("interface_delay_bt", interface_delay_bt, 0, 10 ** 7, "bit times", host)
+    ns_per_m = catalog.PROPAGATION_NS_PER_M[media].value
+    # LM §3.5 #4: the receiver's frame ahead of the PFC is the larger of the two ends' MTU.
+    mtu_r = max(mtu_r, mtu_s)
+    terms = {
+        "frame_at_receiver": mtu_r + FRAME_OVERHEAD_BYTES,
+        "pfc_frame": PFC_FRAME_BYTES,
+        "interface_delay": 2 * d_intf / 8.0,
+        "cable_round_trip": 2 * bytes_in_flight(cable_m * ns_per_m, speed_gbps),
+        "peer_response": catalog.pause_quanta(speed_gbps) * QUANTUM_BYTES,
+        "frame_at_sender": mtu_s + FRAME_OVERHEAD_BYTES,
+        "gearbox": 2 * bytes_in_flight(gearbox_ns, speed_gbps),
+    }
+    raw = sum(terms.values())
+    xoff = _ceil_to(raw * occupancy, cell)
+    # LM §1.4 (DCQCN §5): resume 2 x MTU below the pause point, in whole cells.
+    xon = _ceil_to(2 * mtu_s, cell)
+    return {
+        "model": "ieee",
+        "raw_bytes": raw,
+        "xoff_bytes": xoff,
+        "xon_bytes": xon,
+        "size_bytes": xon if shared_headroom else xon + xoff,
+        "cells": xoff // cell,
+        "cell_bytes": cell,
+        "terms": terms,
+    }
+
+
+def _sonic_table(asic_table, host):
+    errors.mapping("sonic_asic_table", asic_table,
+                   ("cell_size", "pipeline_latency_kb", "mac_phy_delay_kb",
+                    "peer_response_time_kb", "kb_on_tile", "xoff_extra_kb"), host)
+    for key in ("cell_size", "pipeline_latency_kb", "mac_phy_delay_kb"):
+        if key not in asic_table:
+            raise errors.RoceInputError("sonic_asic_table.%s" % key, None,
+                                        "required ASIC_TABLE field", host)
+    return asic_table
+
+
+def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
+                          lossless_mtu_bytes=1024, small_packet_pct=50, gearbox_ns=0,
+                          lanes=4, shared_headroom=False, revision="current", host=None,
+                          port=None):
+    """Replica of buffer_headroom_mellanox.lua (SN §1.3). Defaults are SONiC's own: port MTU
+    9100, LOSSLESS_TRAFFIC_PATTERN mtu 1024 and small_packet_percentage 50 (SN §1.1)."""
+    _check_port(speed_gbps, cable_m, host, port)
+    table = _sonic_table(asic_table, host)
+    port_mtu = _check_mtu("port_mtu_bytes", port_mtu_bytes, host)
+    lossless_mtu = errors.number("lossless_mtu_bytes", lossless_mtu_bytes, 1, 9216, "bytes",
+                                 host, integer=True)
+    spp = errors.number("small_packet_pct", small_packet_pct, 0, 100, "%", host)
+    errors.number("gearbox_ns", gearbox_ns, 0, 10000, "ns", host)
+    errors.choice("lanes", lanes, (1, 2, 4, 8), host)
+    errors.choice("revision", revision, SONIC_REVISIONS, host)
+
+    speed_mbps = speed_gbps * 1000
+    cell = table["cell_size"]
+    eight_lane = lanes == 8
+    pipeline = table["pipeline_latency_kb"] * 1024
+    mac_phy = table["mac_phy_delay_kb"] * 1024
+    quanta = catalog.PAUSE_QUANTA_SONIC.get(speed_gbps)
+    peer_response = quanta * 512 / 8.0 if quanta else table["peer_response_time_kb"] * 1024
+    gearbox = speed_mbps * gearbox_ns / (8 * 1024.0) if gearbox_ns else 0
+
+    if revision == "18913fa":
+        # Old lua: uncapped cell ratio, /8192 cable quirk, 8-lane latency x2 - 1 KiB.
+        worst = cell / 64.0 if cell > 2 * SONIC_MIN_PACKET_BYTES else 2.0 * cell / (1 + cell)
+        occupancy = (100 - spp + spp * worst) / 100.0
+        cable = 2 * cable_m * speed_mbps * 1e9 / SONIC_SPEED_OF_LIGHT_M_S / (8 * 1024)
+        tile = 0
+        if eight_lane:
+            pipeline = pipeline * 2 - 1024
+    else:
+        worst = math.ceil(cell / 64.0) if cell > 2 * SONIC_MIN_PACKET_BYTES \
+            else math.ceil(2.0 * cell / (1 + cell))
+        # Quirk kept as upstream computes it: the "by byte" share of small packets.
+        spp_by_byte = 100.0 * 64 / ((spp * 64 + (100 - spp) * lossless_mtu) / 100.0)
+        occupancy = (100 - spp_by_byte + spp_by_byte * worst) / 100.0
+        cable = 2 * cable_m * speed_mbps * 1e9 / SONIC_SPEED_OF_LIGHT_M_S / 8000
+        tile = speed_mbps / 1000.0 * 120 / 8 if table.get("kb_on_tile") else 0
+        if eight_lane:
+            pipeline = pipeline * 2
+
+    terms = {"port_mtu": port_mtu, "cable_round_trip": cable, "gearbox": 2 * gearbox,
+             "mac_phy_delay": mac_phy, "peer_response": peer_response, "kb_on_tile": tile}
+    propagation = sum(terms.values())
+    extra = table.get("xoff_extra_kb", 0) * 1024
+    xoff = _ceil_to(lossless_mtu + propagation * occupancy, 1024) + extra
+    compensated = False
+    if revision == "current" and not shared_headroom and spp != 100:
+        worst_xoff = _ceil_to(lossless_mtu + propagation * worst, 1024) + extra
+        if xoff + SONIC_HEADROOM_COMPENSATION < worst_xoff:
+            xoff += SONIC_HEADROOM_COMPENSATION
+            compensated = True
+    xon = _ceil_to(pipeline, 1024)
+    if shared_headroom:
+        size = xon
+    else:
+        size = _ceil_to(xoff + xon + (port_mtu if eight_lane else 0), 1024)
+    return {
+        "model": "sonic-nvidia",
+        "revision": revision,
+        "raw_bytes": lossless_mtu + propagation * occupancy,
+        "xoff_bytes": int(xoff),
+        "xon_bytes": int(xon),
+        "size_bytes": int(size),
+        "cell_occupancy": occupancy,
+        "headroom_compensation": compensated,
+        "terms": terms,
+    }
+
+
+def default_lanes(asic, speed_gbps):
+    """Lanes a port of ``speed_gbps`` uses: speed over the ASIC's SerDes lane rate, at most 8."""
+    lane = asic.value("serdes_lane_gbps") or 50
+    return min(8, max(1, int(math.ceil(speed_gbps / float(lane)))))
+
+
+def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None,
+                  model="ieee", lanes=None, sonic=None, media="fiber", host=None, port=None):
+    """Headroom of one lossless PG of a port on ``asic`` (an AsicProfile), by ``model``.
+
+    ``sonic`` holds sonic-nvidia knobs (lossless_mtu_bytes, small_packet_pct, revision)."""
+    errors.choice("roce_headroom_model", model, MODELS, host)
+    shp = asic.value("headroom_semantics") == "shared_headroom_pool"
+    supported = asic.value("port_speeds_gbps")
+    errors.choice("%sspeed_gbps" % (port + "." if port else ""), speed_gbps,
+                  supported or catalog.SPEEDS_GBPS, host)
+    if model == "ieee":
+        return ieee_headroom(speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes,
+                             asic.require("cell_bytes", host), media=media,
+                             shared_headroom=shp, host=host, port=port)
+    table = asic.value("sonic_asic_table")
+    if not table:
+        raise errors.RoceInputError(
+            "roce_headroom_model", model,
+            "needs a Spectrum ASIC_TABLE (cell_size, pipeline_latency, mac_phy_delay); %s has "
+            "none: use 'ieee' or set roce_asic_overrides.sonic_asic_table" % asic.name, host)
+    knobs = dict(sonic or {})
+    errors.mapping("roce_sonic_buffer", knobs,
+                   ("lossless_mtu_bytes", "small_packet_pct", "revision"), host)
+    return sonic_nvidia_headroom(
+        speed_gbps, cable_m, table, port_mtu_bytes=mtu_bytes,
+        lanes=lanes if lanes is not None else default_lanes(asic, speed_gbps),
+        shared_headroom=shp, host=host, port=port, **knobs)
