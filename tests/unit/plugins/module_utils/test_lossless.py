@@ -1,0 +1,47 @@
+"""Switch-level carving of the buffer: headroom, shared headroom pool, shared pool, trigger."""
+import pytest
+
+from ansible_collections.roce.fabric.plugins.module_utils import catalog, lossless
+from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
+
+
+def _ports(n, speed=400, cable=5):
+    return [{"name": "Ethernet%d" % (8 * i), "speed_gbps": speed, "cable_m": cable}
+            for i in range(n)]
+
+
+def test_th5_uses_catalog_shared_headroom_pool():
+    plan = lossless.switch_lossless(catalog.asic_profile("tomahawk5"), _ports(64))
+    assert plan["shared_headroom_pool_bytes"] == 29423360  # sonic.md §1.2 TH5 AI SKU
+    assert plan["shared_pool_bytes"] == (165660324 - 29423360 - plan["reserved_headroom_bytes"]
+                                         - plan["lossy_reserved_bytes"])
+    assert plan["port_classes"] == 1
+
+
+def test_reserved_per_pg_budget_counts_every_lossless_pg():
+    one = lossless.switch_lossless(catalog.asic_profile("spectrum3"), _ports(32))
+    two = lossless.switch_lossless(catalog.asic_profile("spectrum3"), _ports(32),
+                                   {"lossless_pgs": [3, 4]})
+    assert two["reserved_headroom_bytes"] == 2 * one["reserved_headroom_bytes"]
+    assert two["trigger"]["congested_pgs"] == 64
+
+
+def test_budget_exceeded_is_a_clear_error():
+    with pytest.raises(RoceInputError) as err:
+        lossless.switch_lossless(catalog.asic_profile("spectrum1"),
+                                 _ports(64, speed=100, cable=2000), {"lossless_pgs": [3, 4]},
+                                 host="leaf7")
+    assert "host leaf7" in str(err.value) and "more headroom than buffer" in str(err.value)
+
+
+@pytest.mark.parametrize("ports,field", [
+    ([{"name": "e0", "speed_gbps": 400}], "e0.cable_m"),
+    ([{"speed_gbps": 400, "cable_m": 5}], "ports[0].name"),
+    ([{"name": "e0", "speed_gbps": 400, "cable_m": 5}] * 2, "ports[1].name"),
+    ([{"name": "e0", "speed_gbps": 400, "cable_m": 5, "colour": "red"}], "ports[0].colour"),
+    ([], "ports"),
+])
+def test_bad_ports(ports, field):
+    with pytest.raises(RoceInputError) as err:
+        lossless.switch_lossless(catalog.asic_profile("tomahawk5"), ports, host="leaf1")
+    assert err.value.field == field
