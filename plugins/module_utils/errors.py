@@ -37,7 +37,7 @@ def number(field, value, lo=None, hi=None, unit="", host=None, integer=False,
     kind = "a whole number" if integer else "a number"
     span = ""
     if lo is not None and hi is not None:
-        span = " from %s%s to %s" % ("above " if lo_open else "", lo, hi)
+        span = (" above %s and at most %s" if lo_open else " from %s to %s") % (lo, hi)
     elif lo is not None:
         span = " %s %s" % (">" if lo_open else ">=", lo)
     allowed = "%s%s%s" % (kind, span, " " + unit if unit else "")

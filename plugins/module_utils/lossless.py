@@ -79,11 +79,11 @@ def switch_lossless(asic, ports, settings=None, host=None):
 
     semantics = asic.value("headroom_semantics")
     per_pg = len(pgs)
-    reserved_headroom = per_pg * sum(h["size_bytes"] for _, _, h in rows)
+    reserved_headroom = per_pg * sum(row[2]["size_bytes"] for row in rows)
     reserved_lossy = lossy * len(rows)
     shp = 0
     if semantics == "shared_headroom_pool":
-        need = per_pg * sum(h["xoff_bytes"] for _, _, h in rows)
+        need = per_pg * sum(row[2]["xoff_bytes"] for row in rows)
         shp = asic.value("shared_headroom_pool_bytes") or int(math.ceil(need / float(ratio)))
     shared = total - reserved_headroom - reserved_lossy - shp
     if shared <= 0:

@@ -6,7 +6,7 @@ ansible-test puts the collection on sys.path itself; a checkout gets a symlink f
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.basename(os.path.dirname(os.path.dirname(ROOT))) != "ansible_collections":
     farm = os.path.join(ROOT, ".collections")
     link = os.path.join(farm, "ansible_collections", "roce", "fabric")

@@ -1,0 +1,53 @@
+# roce.fabric developer entry points. `make demo` and `make test` are all a new machine needs:
+# both set up .venv (and the Debian packages the tests use) on first run.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+LINK := .collections/ansible_collections/roce/fabric
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/.collections
+export PYTEST_ADDOPTS ?= -p no:cacheprovider
+
+.PHONY: setup demo test unit lint sanity molecule doc-check benchmark clean
+
+setup: $(STAMP) $(LINK)
+
+$(STAMP): requirements.txt requirements-test.txt tools/setup-system.sh
+	tools/setup-system.sh
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements-test.txt 2>&1 | grep -v "^WARNING: Location" || true
+	$(BIN)/python -c "import ansible, molecule, testinfra, hypothesis, netaddr, libyang"
+	touch $@
+
+$(LINK):
+	mkdir -p $(dir $@)
+	ln -sfn ../../.. $@
+
+demo: setup
+	$(BIN)/ansible-playbook site.yml
+
+test: unit lint doc-check sanity molecule
+
+unit: setup
+	$(BIN)/pytest -q tests/unit tests/integration
+
+lint: setup
+	$(BIN)/yamllint -s .
+	$(BIN)/ansible-lint --profile production
+
+doc-check: setup
+	tools/doc-check.sh
+
+sanity: setup
+	tools/sanity.sh
+
+molecule: setup
+	$(BIN)/molecule test --all
+
+benchmark: setup
+	$(BIN)/python benchmarks/bench_lossless.py
+
+clean:
+	rm -rf $(VENV) .collections .build .ansible tests/output

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Debian packages the tests need; installed only when missing (root on our machines and in CI).
+# libyang2-dev: headers for the libyang Python binding that validates SONiC config_db.json.
+set -euo pipefail
+need=()
+for pkg in libyang2-dev; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "missing Debian packages: ${need[*]}; install them (sudo apt-get install ${need[*]})" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q "${need[@]}" >/dev/null
