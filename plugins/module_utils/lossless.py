@@ -99,11 +99,15 @@ def switch_lossless(asic, ports, settings=None, host=None):
         cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
         mtu_bytes=max_mtu, host=host)
     out_ports = []
+    marks_by_class = {}
     for name, key, hr in rows:
-        marks = ecn.ecn_thresholds(key[0], trigger["trigger_one_pg_bytes"], key[2],
-                                   cfg.get("ecn"), host=host, queue=name)
+        # ECN depends on speed and MTU only (the trigger is per switch): once per class.
+        if (key[0], key[2]) not in marks_by_class:
+            marks_by_class[(key[0], key[2])] = ecn.ecn_thresholds(
+                key[0], trigger["trigger_one_pg_bytes"], key[2], cfg.get("ecn"), host=host)
         out_ports.append({"name": name, "speed_gbps": key[0], "cable_m": key[1],
-                          "mtu_bytes": key[2], "headroom": hr, "ecn": marks})
+                          "mtu_bytes": key[2], "headroom": hr,
+                          "ecn": marks_by_class[(key[0], key[2])]})
     return {
         "asic": asic.name,
         "model": model,

@@ -1,7 +1,7 @@
 """Property tests: monotone headroom, and sound defaults for every in-range port."""
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.roce.fabric.plugins.module_utils import catalog, headroom, lossless
+from ansible_collections.roce.fabric.plugins.module_utils import catalog, errors, headroom, lossless
 
 # ASICs whose buffer is in the catalog (jericho3 needs an inventory override).
 ASICS = sorted(n for n in catalog.ASICS if catalog.ASICS[n]["total_buffer_bytes"].value)
@@ -43,14 +43,7 @@ def test_headroom_grows_with_speed(name, cable, mtu, model):
     assert xoffs == sorted(xoffs)
 
 
-@settings(max_examples=150, deadline=None)
-@given(asic_port(), CABLES, MTUS, st.integers(min_value=1, max_value=64),
-       st.floats(min_value=0.6, max_value=0.7))
-def test_defaults_mark_before_pause_and_resume_below_pause(port, cable, mtu, nports, fraction):
-    asic, speed, model = port
-    ports = [{"name": "p%d" % i, "speed_gbps": speed, "cable_m": cable, "mtu_bytes": mtu}
-             for i in range(nports)]
-    plan = lossless.switch_lossless(asic, ports, {"model": model, "trigger_fraction": fraction})
+def _assert_sound(plan, model, mtu):
     trig = plan["trigger"]
     assert 0 <= trig["xon_bytes"] < trig["trigger_n_pgs_bytes"] <= trig["trigger_one_pg_bytes"]
     for row in plan["ports"]:
@@ -60,3 +53,29 @@ def test_defaults_mark_before_pause_and_resume_below_pause(port, cable, mtu, npo
         assert marks["kmax_bytes"] - marks["kmin_bytes"] >= 2 * mtu
         if model == "ieee":
             assert row["headroom"]["xon_bytes"] < row["headroom"]["xoff_bytes"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(asic_port(), CABLES, MTUS, st.floats(min_value=0.6, max_value=0.7))
+def test_defaults_sound_for_every_port_in_range(port, cable, mtu, fraction):
+    """Any in-range (ASIC, speed, cable, MTU) port gets Kmin < Kmax <= 0.8 trigger, xon < xoff."""
+    asic, speed, model = port
+    ports = [{"name": "p0", "speed_gbps": speed, "cable_m": cable, "mtu_bytes": mtu}]
+    plan = lossless.switch_lossless(asic, ports, {"model": model, "trigger_fraction": fraction})
+    _assert_sound(plan, model, mtu)
+
+
+@settings(max_examples=150, deadline=None)
+@given(asic_port(), CABLES, MTUS, st.integers(min_value=1, max_value=64),
+       st.sampled_from([[3], [3, 4]]))
+def test_switch_is_sound_or_refused_clearly(port, cable, mtu, nports, pgs):
+    """A whole switch either gets sound numbers or a clear refusal (budget or hysteresis)."""
+    asic, speed, model = port
+    ports = [{"name": "p%d" % i, "speed_gbps": speed, "cable_m": cable, "mtu_bytes": mtu}
+             for i in range(nports)]
+    try:
+        plan = lossless.switch_lossless(asic, ports, {"model": model, "lossless_pgs": pgs})
+    except errors.RoceInputError as exc:
+        assert "buffer" in str(exc)
+        return
+    _assert_sound(plan, model, mtu)
