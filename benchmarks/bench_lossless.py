@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Benchmark of the lossless core: plan synthetic fabrics of growing size on one core.
 
 Prints, per fabric: switches, ports, seconds, switches per second and peak RSS. Not a timed test;
@@ -40,8 +39,8 @@ def fabric(gpus):
 
 
 def main(sizes):
-    print("%8s %9s %9s %9s %12s %12s" % ("GPUs", "switches", "ports", "seconds", "switches/s",
-                                           "peak RSS MB"))
+    header = ("GPUs", "switches", "ports", "seconds", "switches/s", "peak RSS MB")
+    print("%8s %9s %9s %9s %12s %12s" % header)
     for gpus in sizes:
         hostvars = fabric(gpus)
         start = time.perf_counter()

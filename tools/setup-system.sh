@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the tests need; installed only when missing (root on our machines and in CI).
-# libyang2-dev: headers for the libyang Python binding that validates SONiC config_db.json.
+# libyang2-dev: headers for the libyang Python binding that validates SONiC config_db.json;
+# and the shellcheck linter, which ansible-test sanity runs on the shell scripts.
 set -euo pipefail
 need=()
-for pkg in libyang2-dev; do
+for pkg in libyang2-dev shellcheck; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

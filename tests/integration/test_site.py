@@ -20,7 +20,8 @@ def run_site(*args):
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".collections"),
                ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
     return subprocess.run([os.path.join(BIN, "ansible-playbook"), "site.yml"] + list(args),
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
 
 
 def test_site_plans_every_switch_and_matches_the_core():
@@ -41,8 +42,9 @@ def run_inventory():
     out = subprocess.run([os.path.join(BIN, "ansible-inventory"), "--list"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     data = json.loads(out)
-    # Flatten the group tree below roce_switches.
+
     def members(group):
+        """Hosts of ``group`` and of every group below it."""
         node = data.get(group, {})
         found = list(node.get("hosts", []))
         for child in node.get("children", []):
