@@ -31,12 +31,14 @@ def _port_field(port, key, host, name):
     return port[key]
 
 
-def switch_lossless(asic, ports, settings=None, host=None):
+def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     """Compute the lossless plan of one switch.
 
     ``asic``: catalog.AsicProfile. ``ports``: list of dicts with ``name``, ``speed_gbps``,
     ``cable_m`` and optional ``mtu_bytes`` (default 9216), ``peer_mtu_bytes``, ``lanes``,
-    ``media``. ``settings``: see SETTINGS_KEYS (all optional).
+    ``media``. ``settings``: see SETTINGS_KEYS (all optional). With ``strict=False`` a buffer
+    that cannot hold the headroom is reported (``budget_error``, trigger and ECN None) instead
+    of raised, so a fabric-wide check can list it with the other findings.
     """
     cfg = dict(errors.mapping("roce_lossless", settings or {}, SETTINGS_KEYS, host))
     model = cfg.get("model", "ieee")
@@ -86,29 +88,39 @@ def switch_lossless(asic, ports, settings=None, host=None):
         need = per_pg * sum(row[2]["xoff_bytes"] for row in rows)
         shp = asic.value("shared_headroom_pool_bytes") or int(math.ceil(need / float(ratio)))
     shared = total - reserved_headroom - reserved_lossy - shp
-    if shared <= 0:
-        raise errors.RoceInputError(
-            "ports", "%d ports" % len(rows),
-            "more headroom than buffer: %s has %d B; headroom %d B + shared headroom pool %d B + "
-            "lossy reserve %d B leave %d B for the shared pool (must be > 0); shorten cables, "
-            "use fewer lossless PGs or a larger over_subscribe_ratio"
-            % (asic.name, total, reserved_headroom, shp, reserved_lossy, shared), host)
-
-    trigger = thresholds.xoff_trigger(
-        shared, cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
-        cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
-        mtu_bytes=max_mtu, host=host)
-    out_ports = []
+    trigger = None
+    budget_error = None
     marks_by_class = {}
+    try:
+        if shared <= 0:
+            raise errors.RoceInputError(
+                "ports", "%d ports" % len(rows),
+                "more headroom than buffer: %s has %d B; headroom %d B + shared headroom pool "
+                "%d B + lossy reserve %d B leave %d B for the shared pool (must be > 0); shorten "
+                "cables, use fewer lossless PGs or a larger over_subscribe_ratio"
+                % (asic.name, total, reserved_headroom, shp, reserved_lossy, shared), host)
+        trigger = thresholds.xoff_trigger(
+            shared, cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
+            cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
+            mtu_bytes=max_mtu, host=host)
+        for name, key, hr in rows:
+            # ECN depends on speed and MTU only (the trigger is per switch): once per class.
+            if (key[0], key[2]) not in marks_by_class:
+                marks_by_class[(key[0], key[2])] = ecn.ecn_thresholds(
+                    key[0], trigger["trigger_one_pg_bytes"], key[2], cfg.get("ecn"), host=host)
+    except errors.RoceInputError as exc:
+        if strict or exc.field not in ("ports", "shared_pool_bytes", "xoff_trigger_bytes"):
+            raise
+        budget_error = str(exc)
+        trigger = None
+        marks_by_class = {}
+    out_ports = []
     for name, key, hr in rows:
-        # ECN depends on speed and MTU only (the trigger is per switch): once per class.
-        if (key[0], key[2]) not in marks_by_class:
-            marks_by_class[(key[0], key[2])] = ecn.ecn_thresholds(
-                key[0], trigger["trigger_one_pg_bytes"], key[2], cfg.get("ecn"), host=host)
         out_ports.append({"name": name, "speed_gbps": key[0], "cable_m": key[1],
                           "mtu_bytes": key[2], "headroom": hr,
-                          "ecn": marks_by_class[(key[0], key[2])]})
+                          "ecn": marks_by_class.get((key[0], key[2]))})
     return {
+        "budget_error": budget_error,
         "asic": asic.name,
         "model": model,
         "lossless_pgs": pgs,

@@ -1,0 +1,439 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Fabric-wide lossless checks over the plan (lossless-math.md §3.5, §4, §5, §6).
+
+Each rule returns findings {rule, severity, device, location, message, numbers, hint}. ERROR
+stops the run before anything is rendered or pushed; WARN is reported. Every rule is linear in
+devices and links; the deadlock analysis uses the fabric's symmetry where that is exact.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils import ecmp, routing, thresholds
+
+ROCE_MIN_L3_MTU = 4096 + 60    # RoCE path MTU 4096 + IP/UDP/BTH/RETH/ICRC headers (§3.5 #11)
+SONIC_WD_DETECTION_MS = (100, 5000)   # SONiC YANG PFC_WD detection_time range (sonic.md §2)
+REDUCED_LEAVES, REDUCED_SPINES = 4, 3
+
+
+def _v(rule, severity, device, location, message, hint, **numbers):
+    return {"rule": rule, "severity": severity, "device": device, "location": location,
+            "message": message, "hint": hint, "numbers": numbers}
+
+
+def _switches(devices):
+    return [d for d in devices.values() if d["kind"] == "switch"]
+
+
+def check_ecn_before_pfc(fab, devices):
+    out = []
+    for sw in _switches(devices):
+        trig = sw["buffer"]["trigger"]
+        if trig is None:
+            continue
+        seen = set()
+        for port in sw["ports"]:
+            ll = port["lossless"]
+            if not ll or not ll["ecn"]:
+                continue
+            e = ll["ecn"]
+            key = (e["kmin_bytes"], e["kmax_bytes"], e["pmax"])
+            if key in seen:
+                continue
+            seen.add(key)
+            limit = trig["trigger_one_pg_bytes"]
+            nums = dict(kmin_bytes=e["kmin_bytes"], kmax_bytes=e["kmax_bytes"], pmax=e["pmax"],
+                        pfc_trigger_bytes=limit)
+            if not 0 <= e["kmin_bytes"] < e["kmax_bytes"] or not 0 < e["pmax"] <= 1:
+                out.append(_v("ecn-before-pfc", "ERROR", sw["name"], port["name"],
+                              "ECN Kmin %d B / Kmax %d B / Pmax %s out of order"
+                              % (e["kmin_bytes"], e["kmax_bytes"], e["pmax"]),
+                              "set 0 <= kmin_bytes < kmax_bytes and 0 < pmax <= 1", **nums))
+            elif e["kmax_bytes"] >= limit:
+                out.append(_v("ecn-before-pfc", "ERROR", sw["name"], port["name"],
+                              "ECN Kmax %d B is at or above the PFC pause point %d B: PFC "
+                              "pauses before ECN marks" % (e["kmax_bytes"], limit),
+                              "lower roce_lossless.ecn.kmax_bytes to <= %d" % int(0.8 * limit),
+                              **nums))
+            elif e["kmax_bytes"] > 0.8 * limit:
+                out.append(_v("ecn-before-pfc", "WARN", sw["name"], port["name"],
+                              "ECN Kmax %d B is above 0.8 x the pause point %d B"
+                              % (e["kmax_bytes"], limit),
+                              "keep kmax_bytes <= %d" % int(0.8 * limit), **nums))
+    return out
+
+
+def check_xon_xoff(fab, devices):
+    out = []
+    for sw in _switches(devices):
+        trig = sw["buffer"]["trigger"]
+        if trig is None:
+            continue
+        mtu = max(p["mtu_bytes"] for p in sw["ports"])
+        for severity, msg in thresholds.check_xon(trig["xon_bytes"], trig["trigger_n_pgs_bytes"],
+                                                  mtu):
+            out.append(_v("xon-below-xoff", severity, sw["name"], "lossless pool", msg,
+                          "set roce_lossless.xon_offset_bytes >= 2 x MTU = %d" % (2 * mtu),
+                          xon_bytes=trig["xon_bytes"], xoff_bytes=trig["trigger_n_pgs_bytes"]))
+        for port in sw["ports"]:
+            hr = port["lossless"] and port["lossless"]["headroom"]
+            if hr and hr["model"] == "ieee" and hr["xon_bytes"] >= hr["xoff_bytes"]:
+                out.append(_v("xon-below-xoff", "ERROR", sw["name"], port["name"],
+                              "headroom xon %d B >= xoff %d B" % (hr["xon_bytes"],
+                                                                 hr["xoff_bytes"]),
+                              "check the port MTU", xon_bytes=hr["xon_bytes"],
+                              xoff_bytes=hr["xoff_bytes"]))
+    return out
+
+
+def check_headroom(fab, devices):
+    out = []
+    for sw in _switches(devices):
+        for port in sw["ports"]:
+            ll = port["lossless"]
+            if not ll:
+                continue
+            need, have = ll["headroom_required_bytes"], ll["headroom_configured_bytes"]
+            if have < need:
+                out.append(_v("headroom-covers-flight", "ERROR", sw["name"], port["name"],
+                              "headroom %d B < %d B in flight on this %dG, %g m link to %s"
+                              % (have, need, port["speed_gbps"], port["cable_m"], port["peer"]),
+                              "remove the headroom override or raise it to >= %d B" % need,
+                              headroom_bytes=have, required_bytes=need,
+                              cable_m=port["cable_m"], speed_gbps=port["speed_gbps"]))
+    return out
+
+
+def check_buffer_budget(fab, devices):
+    out = []
+    for sw in _switches(devices):
+        b = sw["buffer"]
+        if b["budget_error"]:
+            out.append(_v("buffer-budget", "ERROR", sw["name"], "buffer", b["budget_error"],
+                          "shorten cables, fewer lossless PGs, or a larger over_subscribe_ratio",
+                          total_buffer_bytes=b["total_buffer_bytes"],
+                          headroom_bytes=b["reserved_headroom_bytes"],
+                          shared_headroom_pool_bytes=b["shared_headroom_pool_bytes"],
+                          shared_pool_bytes=b["shared_pool_bytes"]))
+    return out
+
+
+def _link_ends(fab, devices):
+    """(device a, port a, device b, port-or-nic b, kind) for every link, both ends' intent."""
+    for kind, a, b in fab.links:
+        dev_a = devices[a.switch]
+        if kind == "host":
+            dev_b = devices[b.host]
+            yield dev_a, a.name, dev_b, dev_b["nics"][b.index], kind
+        else:
+            yield dev_a, a.name, devices[b.switch], b.name, kind
+
+
+def _port(dev, name):
+    return dev["ports"][_port_index(dev, name)]
+
+
+def _port_index(dev, name):
+    index = dev.get("_port_index")
+    if index is None:
+        index = dev["_port_index"] = dict((p["name"], i) for i, p in enumerate(dev["ports"]))
+    return index[name]
+
+
+def check_link_consistency(fab, devices):
+    """PFC sets and lossless classes equal on both ends of every link (§3.5 #8, #9)."""
+    out = []
+    for dev_a, pa, dev_b, b, kind in _link_ends(fab, devices):
+        qa = dev_a["qos"]
+        qb = b["qos"] if kind == "host" else dev_b["qos"]
+        where = "%s<->%s:%s" % (pa, dev_b["name"], b["name"] if kind == "host" else b)
+        if qa["pfc_priorities"] != qb["pfc_priorities"]:
+            out.append(_v("pfc-match", "ERROR", dev_a["name"], where,
+                          "PFC priorities %s here, %s on %s" % (qa["pfc_priorities"],
+                                                               qb["pfc_priorities"],
+                                                               dev_b["name"]),
+                          "use the same roce_qos.pfc_priorities on both ends",
+                          local=qa["pfc_priorities"], remote=qb["pfc_priorities"]))
+        la = (qa["lossless_priorities"], qa["roce_dscp"], qa["roce_tc"], qa["trust"])
+        lb = (qb["lossless_priorities"], qb["roce_dscp"], qb["roce_tc"], qb["trust"])
+        if la != lb:
+            out.append(_v("lossless-class-match", "ERROR", dev_a["name"], where,
+                          "lossless class differs: here priorities %s, RoCE DSCP %d -> TC %d, "
+                          "trust %s; on %s %s, DSCP %d -> TC %d, trust %s"
+                          % (la + (dev_b["name"],) + lb),
+                          "render both ends from one roce_qos plan",
+                          local=list(la), remote=list(lb)))
+    return out
+
+
+def check_device_classes(fab, devices):
+    """On each device: RoCE DSCP -> TC == lossless == PFC == ECN queues; CNP strict and lossy."""
+    out = []
+    for dev in devices.values():
+        qos_list = [("qos", dev["qos"])] if dev["kind"] == "switch" else \
+            [(n["name"], n["qos"]) for n in dev["nics"]]
+        for where, q in qos_list:
+            lossless = q["lossless_priorities"]
+            if not (q["pfc_priorities"] == lossless and [q["roce_tc"]] == lossless
+                    and (dev["kind"] == "host" or q["ecn_queues"] == lossless)):
+                out.append(_v("lossless-class-match", "ERROR", dev["name"], where,
+                              "RoCE DSCP %d -> TC %d, lossless %s, PFC %s, ECN queues %s differ"
+                              % (q["roce_dscp"], q["roce_tc"], lossless, q["pfc_priorities"],
+                                 q["ecn_queues"]),
+                              "map the RoCE DSCP to the one lossless TC with PFC and ECN on it",
+                              roce_tc=q["roce_tc"], lossless=lossless,
+                              pfc=q["pfc_priorities"], ecn=q["ecn_queues"]))
+            cnp = q["cnp_tc"]
+            if cnp in q["pfc_priorities"] or cnp in q["ecn_queues"] or \
+                    q["cnp_scheduler"] != "strict":
+                out.append(_v("cnp-strict-lossy", "ERROR", dev["name"], where,
+                              "CNP DSCP %d -> TC %d must be strict (is %s), without PFC (%s) and "
+                              "without ECN (%s)" % (q["cnp_dscp"], cnp, q["cnp_scheduler"],
+                                                    q["pfc_priorities"], q["ecn_queues"]),
+                              "CNP on its own strict, lossy, unmarked queue (e.g. DSCP 48 -> TC 6)",
+                              cnp_tc=cnp))
+    return out
+
+
+def check_mtu_chain(fab, devices):
+    out = []
+    for dev_a, pa, dev_b, b, kind in _link_ends(fab, devices):
+        mine = _port(dev_a, pa)["mtu_bytes"]
+        if kind == "host":
+            if b["mtu_bytes"] > mine or b["mtu_bytes"] < ROCE_MIN_L3_MTU:
+                out.append(_v("mtu-chain", "ERROR", dev_b["name"], b["name"],
+                              "NIC MTU %d B vs leaf %s %s MTU %d B: need %d <= NIC <= leaf"
+                              % (b["mtu_bytes"], dev_a["name"], pa, mine, ROCE_MIN_L3_MTU),
+                              "host MTU 9000 with leaf/spine 9216 is the usual chain",
+                              nic_mtu=b["mtu_bytes"], leaf_mtu=mine))
+            continue
+        theirs = _port(dev_b, b)["mtu_bytes"]
+        if mine != theirs or mine < ROCE_MIN_L3_MTU:
+            out.append(_v("mtu-chain", "ERROR", dev_a["name"], "%s<->%s:%s" % (pa, dev_b["name"], b),
+                          "MTU %d B here, %d B on %s (must be equal and >= %d)"
+                          % (mine, theirs, dev_b["name"], ROCE_MIN_L3_MTU),
+                          "set the same roce_mtu on both tiers", local=mine, remote=theirs))
+    return out
+
+
+def check_pfc_watchdog(fab, devices):
+    out = []
+    for sw in _switches(devices):
+        wd = sw["pfc_watchdog"]
+        lo, hi = SONIC_WD_DETECTION_MS
+        bad = None
+        if not wd["enabled"]:
+            bad = "PFC watchdog disabled on lossless queues %s" % sw["qos"]["pfc_priorities"]
+        elif not wd["poll_ms"] <= min(wd["detection_ms"], wd["restoration_ms"]):
+            bad = "poll %d ms must be <= detection %d ms and restoration %d ms" % (
+                wd["poll_ms"], wd["detection_ms"], wd["restoration_ms"])
+        elif not lo <= wd["detection_ms"] <= hi:
+            bad = "detection %d ms outside %d..%d ms" % (wd["detection_ms"], lo, hi)
+        if bad:
+            out.append(_v("pfc-watchdog", "ERROR", sw["name"], "pfc watchdog", bad,
+                          "enable it with poll 100-200 ms, detection 200 ms, restoration "
+                          "200-400 ms", **dict((k, wd[k]) for k in ("poll_ms", "detection_ms",
+                                                                      "restoration_ms"))))
+    return out
+
+
+def _leaf_links(dev):
+    down = [p for p in dev["ports"] if p["peer_kind"] == "host" and p["up"]]
+    up = [p for p in dev["ports"] if p["peer_kind"] == "spine" and p["up"]]
+    return down, up
+
+
+def check_oversubscription(fab, devices):
+    out = []
+    limit = fab.settings["max_oversubscription"]
+    for dev in _switches(devices):
+        if dev["role"] != "leaf":
+            continue
+        down, up = _leaf_links(dev)
+        down_g = sum(p["speed_gbps"] for p in down)
+        up_g = sum(p["speed_gbps"] for p in up)
+        ratio = down_g / float(up_g) if up_g else float("inf")
+        if ratio > limit:
+            out.append(_v("oversubscription", "ERROR", dev["name"], "uplinks",
+                          "%d G down vs %d G up = %.2f:1 (max %.2f:1)" % (down_g, up_g, ratio,
+                                                                          limit),
+                          "add uplinks (links_per_leaf_spine) or spines for 1:1",
+                          down_gbps=down_g, up_gbps=up_g, ratio=ratio))
+    return out
+
+
+def check_ecmp(fab, devices):
+    out = []
+    for dev in _switches(devices):
+        bgp = dev["bgp"]
+        if bgp["ecmp_width"] > bgp["maximum_paths"]:
+            out.append(_v("ecmp-width", "ERROR", dev["name"], "router bgp",
+                          "ECMP width %d exceeds maximum-paths %d"
+                          % (bgp["ecmp_width"], bgp["maximum_paths"]),
+                          "raise roce_fabric.routing.maximum_paths to >= %d" % bgp["ecmp_width"],
+                          width=bgp["ecmp_width"], maximum_paths=bgp["maximum_paths"]))
+        e = dev["ecmp"]
+        fields = [f.lower() for f in e["hash_fields"]]
+        if "l4_src_port" not in fields:
+            out.append(_v("hash-entropy", "ERROR", dev["name"], "ecmp hash",
+                          "hash fields %s leave out the UDP source port, RoCEv2's only per-QP "
+                          "entropy" % e["hash_fields"], "add l4_src_port to roce_ecmp.hash_fields",
+                          fields=e["hash_fields"]))
+        if dev["role"] != "leaf" or e["adaptive_routing"]:
+            continue
+        down, up = _leaf_links(dev)
+        if not down or len(up) < 2:
+            continue
+        figures = ecmp.balls_into_bins(len(down) * e["qps_per_connection"], len(up))
+        if figures["efficiency"] < ecmp.EFFICIENCY_WARN:
+            out.append(_v("ecmp-efficiency", "WARN", dev["name"], "uplinks",
+                          "%d flows on %d uplinks: E[max load] %.3f, efficiency %.3f < %.1f"
+                          % (figures["flows"], figures["links"], figures["expected_max_load"],
+                             figures["efficiency"], ecmp.EFFICIENCY_WARN),
+                          "enable adaptive routing/DLB (roce_ecmp.adaptive_routing) or more QPs "
+                          "per connection", **figures))
+    seeds = {}
+    for dev in _switches(devices):
+        seeds.setdefault(dev["ecmp"]["seed"], set()).add(dev["role"])
+    for seed, roles in seeds.items():
+        if len(roles) > 1:
+            out.append(_v("hash-polarization", "WARN", "fabric", "ecmp seeds",
+                          "tiers %s share hash seed %s: flows polarize across tiers"
+                          % (sorted(roles), seed), "use a different seed per tier", seed=seed))
+    return out
+
+
+def check_dcqcn_bound(fab, devices):
+    """WARN when Kmin is above the worst-case DCQCN bound alpha B_s / (n (1 + alpha P_l))."""
+    out = []
+    for sw in _switches(devices):
+        trig = sw["buffer"]["trigger"]
+        if trig is None or trig["mode"] != "dynamic":
+            continue
+        n = sum(1 for p in sw["ports"] if p["lossless"])
+        bound = thresholds.kmin_worst_case_max(trig["alpha"], trig["shared_pool_bytes"], n,
+                                               len(sw["qos"]["lossless_priorities"]))
+        kmin = max([p["lossless"]["ecn"]["kmin_bytes"] for p in sw["ports"]
+                    if p["lossless"] and p["lossless"]["ecn"]] or [0])
+        if kmin >= bound:
+            out.append(_v("dcqcn-worst-case", "WARN", sw["name"], "ecn",
+                          "Kmin %d B >= %d B: with one ingress fanning out to %d ports a PG can "
+                          "pause before any queue marks" % (kmin, bound, n),
+                          "lower kmin_bytes or give the lossless pool more buffer",
+                          kmin_bytes=kmin, bound_bytes=int(bound)))
+    return out
+
+
+# --- PFC deadlock ---------------------------------------------------------------------------
+
+def topology(fab, devices):
+    """Routing topology of the plan: switches, ASNs, up links; leaves own host prefixes."""
+    topo = routing.Topology()
+    for sw in fab.spines + fab.leaves:
+        topo.add_router(sw.name, sw.asn, origin=sw.role == "leaf")
+        if fab.settings["asn"]["allowas_in"]:
+            topo.allowas_in.add(sw.name)
+    for kind, a, b in fab.links:
+        if kind == "fabric" and a.up and b.up:
+            topo.add_link(a.switch, b.switch)
+    return topo
+
+
+def _homogeneous(fab, topo):
+    """Every leaf on every spine with the same multiplicity, spine ASNs per one scheme, leaf
+    ASNs distinct and unused by spines: then all leaf-spine links are equivalent."""
+    if fab.settings["asn"]["allowas_in"]:
+        return None
+    spines = [s.name for s in fab.spines]
+    mults = set()
+    for leaf in fab.leaves:
+        adj = topo.adj[leaf.name]
+        if set(adj) != set(spines):
+            return None
+        mults.update(adj.values())
+    spine_asns = [topo.asn[s] for s in spines]
+    leaf_asns = [topo.asn[leaf.name] for leaf in fab.leaves]
+    if len(mults) != 1 or len(set(leaf_asns)) != len(leaf_asns) or \
+            set(leaf_asns) & set(spine_asns):
+        return None
+    shared = len(set(spine_asns)) == 1
+    if not shared and len(set(spine_asns)) != len(spine_asns):
+        return None
+    return mults.pop(), shared
+
+
+def reduced_topology(n_leaves, n_spines, mult, shared):
+    """The representative sub-fabric used for homogeneous fabrics (see check_deadlock)."""
+    topo = routing.Topology()
+    for s in range(n_spines):
+        topo.add_router("spine#%d" % s, 4200000000 + (0 if shared else s))
+    for leaf in range(n_leaves):
+        topo.add_router("leaf#%d" % leaf, 4200001000 + leaf, origin=True)
+        for s in range(n_spines):
+            topo.add_link("leaf#%d" % leaf, "spine#%d" % s, mult)
+    return topo
+
+
+def check_deadlock(fab, devices):
+    """No cyclic buffer dependency, with the routing the plan renders, with no failure and
+    under every single leaf-spine link failure.
+
+    Symmetry: in a homogeneous fabric (see _homogeneous) every leaf-spine link is equivalent
+    under permutations of leaves and of spines, and a cycle uses at most the failed pair, one
+    transit leaf, one other spine and one more source leaf; the analysis therefore runs on a
+    sub-fabric of min(4, leaves) leaves and min(3, spines) spines with the same multiplicity
+    and ASN scheme, failing one representative link. Otherwise every distinct leaf-spine
+    adjacency is failed in turn on the full fabric."""
+    priority = ",".join(str(p) for p in fab.settings["qos"]["lossless_priorities"])
+    topo = topology(fab, devices)
+    homo = _homogeneous(fab, topo)
+    if homo:
+        mult, shared = homo
+        work = reduced_topology(min(REDUCED_LEAVES, len(fab.leaves)),
+                                min(REDUCED_SPINES, len(fab.spines)), mult, shared)
+        failures = [("spine#0", "leaf#0")]
+        scope = "representative sub-fabric (%d leaves, %d spines, %d link(s) per pair)" % (
+            min(REDUCED_LEAVES, len(fab.leaves)), min(REDUCED_SPINES, len(fab.spines)), mult)
+    else:
+        work = topo
+        failures = sorted(set((s.name, leaf) for s in fab.spines for leaf in topo.adj[s.name]))
+        scope = "full fabric"
+    out = []
+    for finding in routing.analyse(work, failures):
+        cycle = routing.describe_cycle(finding["cycle"], priority)
+        out.append(_v("pfc-deadlock", "ERROR", "fabric", finding["scenario"],
+                      "cyclic buffer dependency (%s): %s" % (scope, cycle),
+                      "keep routing valley-free: one ASN for all spines (RFC 7938), no "
+                      "allowas-in, or more parallel leaf-spine links",
+                      cycle=[list(n) for n in finding["cycle"]]))
+    return out
+
+
+RULES = {
+    "ecn-before-pfc": check_ecn_before_pfc,
+    "xon-below-xoff": check_xon_xoff,
+    "headroom-covers-flight": check_headroom,
+    "buffer-budget": check_buffer_budget,
+    "pfc-match": check_link_consistency,          # also emits lossless-class-match per link
+    "lossless-class-match": check_device_classes,  # also emits cnp-strict-lossy
+    "mtu-chain": check_mtu_chain,
+    "pfc-watchdog": check_pfc_watchdog,
+    "oversubscription": check_oversubscription,
+    "ecmp": check_ecmp,                            # ecmp-width, ecmp-efficiency, hash-*
+    "dcqcn-worst-case": check_dcqcn_bound,
+    "pfc-deadlock": check_deadlock,
+}
+
+
+def run_all(fab, devices):
+    out = []
+    for func in RULES.values():
+        out.extend(func(fab, devices))
+    for dev in devices.values():
+        dev.pop("_port_index", None)
+    order = {"ERROR": 0, "WARN": 1}
+    out.sort(key=lambda v: (order[v["severity"]], v["rule"], v["device"], v["location"]))
+    return out

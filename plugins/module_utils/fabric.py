@@ -1,0 +1,467 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Fabric model: spines, leaf pairs, GPU hosts with N NICs, links, addresses and ASNs.
+
+Input is plain data (the inventory's groups and host variables); the model derives everything a
+two-tier leaf/spine fabric needs and lets any derived value be overridden for one device or link.
+Every step is linear in devices and links. Inventory variables:
+
+* ``roce_fabric`` (normally in group_vars/all): the fabric-wide design, see FABRIC_DEFAULTS.
+* switches: ``roce_asic``, ``roce_platform`` (sonic|eos), and optional ``roce_asn``,
+  ``roce_loopback``, ``roce_port_count``, ``roce_qos``, ``roce_pfc_watchdog``, ``roce_ecmp``,
+  ``roce_mtu``, ``roce_link_overrides`` ({port: {cable_m, speed_gbps, media, mtu_bytes, address,
+  state, headroom_bytes}}), ``roce_asic_overrides``, ``roce_lossless``.
+* GPU hosts: optional ``roce_nic_names``, ``roce_rail_group`` and ``roce_nic_overrides``
+  ({nic index: {name, leaf, port, cable_m, address, mtu_bytes, qos}}).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.roce.fabric.plugins.module_utils import catalog, errors
+
+try:
+    import netaddr
+    HAS_NETADDR = True
+except ImportError:  # reported by build_fabric, so the import sanity test can load this file
+    HAS_NETADDR = False
+
+PLATFORMS = ("sonic", "eos")
+DESIGNS = ("rail_optimized", "classic")
+SPINE_ASN_SCHEMES = ("shared", "unique")
+ADVERTISE = ("specific", "default")
+
+FABRIC_DEFAULTS = {
+    "name": "fabric",
+    "design": "rail_optimized",
+    "nics_per_host": 8,
+    "rail_group_leaves": None,          # leaves per rail group; default min(nics, leaves)
+    "groups": {"spines": "spines", "leaves": "leaves", "hosts": "gpu_hosts",
+               "leaf_pairs": "leaf_pairs"},
+    "addressing": {"loopbacks": "198.18.0.0/24", "fabric_p2p": "198.18.8.0/21",
+                   "host_p2p": "198.18.64.0/18"},
+    # RFC 7938: spines share one ASN, every leaf has its own; a spine then never accepts a
+    # path through another spine, which keeps routing valley-free (lossless-math.md §4.1).
+    "asn": {"spine": 65100, "spine_scheme": "shared", "leaf_first": 65101, "allowas_in": False},
+    "routing": {"advertise": "specific", "maximum_paths": 64},
+    "host_link": {"speed_gbps": 400, "cable_m": 3, "media": "dac"},
+    "fabric_link": {"speed_gbps": 400, "cable_m": 30, "media": "fiber"},
+    "links_per_leaf_spine": None,       # default: enough for 1:1 (ceil(host ports / spines))
+    "switch_ports": 64,
+    "port_name_step": {"sonic": 8, "eos": 1},
+    "mtu": {"host": 9000, "leaf": 9216, "spine": 9216},
+    # DSCP 26 -> priority 3 lossless, CNP DSCP 48 -> priority 6 strict (host-nic.md §1.1).
+    # pfc_priorities / ecn_queues default to lossless_priorities; dscp_to_tc adds map entries.
+    "qos": {"roce_dscp": 26, "roce_priority": 3, "cnp_dscp": 48, "cnp_priority": 6,
+            "lossless_priorities": [3], "trust": "dscp", "pfc_priorities": None,
+            "ecn_queues": None, "dscp_to_tc": {}, "cnp_scheduler": "strict"},
+    # SONiC pfcwd defaults 200/200 ms; restoration 2 x detection like `pfcwd start` (§4.3).
+    "pfc_watchdog": {"enabled": True, "poll_ms": 200, "detection_ms": 200,
+                     "restoration_ms": 400, "action": "drop"},
+    "ecmp": {"hash_fields": ["src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port"],
+             "seeds": {"leaf": 10, "spine": 25}, "adaptive_routing": False,
+             "qps_per_connection": 4},
+    "max_oversubscription": 1.0,
+}
+LINK_OVERRIDE_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes", "address", "state",
+                      "headroom_bytes")
+NIC_OVERRIDE_KEYS = ("name", "leaf", "port", "cable_m", "address", "mtu_bytes", "qos")
+SWITCH_VARS = ("roce_asn", "roce_loopback", "roce_port_count", "roce_qos", "roce_pfc_watchdog",
+               "roce_ecmp", "roce_mtu", "roce_link_overrides")
+
+
+def _merge(base, override, field, host):
+    """Deep-merge ``override`` into a copy of ``base``; unknown keys are errors."""
+    if override is None:
+        return copy.deepcopy(base)
+    errors.mapping(field, override, base.keys(), host)
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if base.get(key) == {}:      # free-form mapping such as qos.dscp_to_tc
+            out[key] = errors.mapping("%s.%s" % (field, key), value, value.keys(), host)
+        elif isinstance(base.get(key), dict) and isinstance(value, dict):
+            out[key] = _merge(base[key], value, "%s.%s" % (field, key), host)
+        else:
+            out[key] = value
+    return out
+
+
+class Port:
+    """One switch port and what is on the other end."""
+    __slots__ = ("switch", "name", "index", "peer_kind", "peer", "peer_port", "speed_gbps",
+                 "cable_m", "media", "mtu_bytes", "address", "peer_address", "up",
+                 "headroom_bytes")
+
+    def __init__(self, switch, name, index):
+        self.switch, self.name, self.index = switch, name, index
+        self.peer_kind = self.peer = self.peer_port = None
+        self.speed_gbps = self.cable_m = self.media = self.mtu_bytes = None
+        self.address = self.peer_address = None
+        self.up = True
+        self.headroom_bytes = None
+
+
+class Switch:
+    __slots__ = ("name", "role", "index", "platform", "asn", "loopback", "pair", "port_count",
+                 "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes")
+
+    def __init__(self, name, role, index, hostvars):
+        self.name, self.role, self.index, self.vars = name, role, index, hostvars
+        self.ports = {}
+        self.pair = None
+
+
+class Nic:
+    __slots__ = ("host", "index", "name", "leaf", "leaf_port", "address", "gateway", "mtu_bytes",
+                 "speed_gbps", "cable_m", "media", "rail", "qos")
+
+    def __init__(self, host, index, name):
+        self.host, self.index, self.name = host, index, name
+        self.leaf = self.leaf_port = self.address = self.gateway = self.mtu_bytes = None
+        self.speed_gbps = self.cable_m = self.media = self.rail = self.qos = None
+
+
+class Fabric:
+    """The whole fabric: settings, switches by name, hosts by name, links."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self.spines = []
+        self.leaves = []
+        self.pairs = []
+        self.hosts = []
+        self.switches = {}
+        self.links = []          # (kind, Port a, Port-or-Nic b)
+
+
+def port_name(platform, index, step):
+    """SONiC names ports by first lane (Ethernet0, Ethernet8, ...); EOS by front panel."""
+    if platform == "eos":
+        return "Ethernet%d/1" % (index + 1)
+    return "Ethernet%d" % (index * step)
+
+
+def _fabric_settings(groups, hostvars):
+    first = None
+    for group in ("roce_switches", "all"):
+        for host in groups.get(group, []):
+            if "roce_fabric" in hostvars.get(host, {}):
+                first = host
+                break
+        if first:
+            break
+    raw = hostvars[first]["roce_fabric"] if first else {}
+    return _merge(FABRIC_DEFAULTS, raw, "roce_fabric", first)
+
+
+def _members(groups, name, field):
+    if name not in groups or not groups[name]:
+        raise errors.RoceInputError(field, name, "an inventory group with at least one host")
+    return list(groups[name])
+
+
+def _pairs(groups, leaves, pair_group):
+    """Leaf pairs from the children of the leaf_pairs group, else consecutive leaves."""
+    children = groups.get("_children", {}).get(pair_group)
+    if children:
+        pairs = [list(groups[child]) for child in children]
+    else:
+        pairs = [leaves[i:i + 2] for i in range(0, len(leaves), 2)]
+    seen = {}
+    for i, pair in enumerate(pairs):
+        if len(pair) != 2:
+            raise errors.RoceInputError("leaf_pairs[%d]" % i, pair, "exactly two leaves")
+        for leaf in pair:
+            if leaf not in leaves:
+                raise errors.RoceInputError("leaf_pairs[%d]" % i, leaf,
+                                            "a member of the leaves group", leaf)
+            if leaf in seen:
+                raise errors.RoceInputError("leaf_pairs[%d]" % i, leaf,
+                                            "a leaf in one pair only (also in pair %d)"
+                                            % seen[leaf], leaf)
+            seen[leaf] = i
+    missing = [leaf for leaf in leaves if leaf not in seen]
+    if missing:
+        raise errors.RoceInputError("leaf_pairs", missing[0], "every leaf in a pair", missing[0])
+    return pairs
+
+
+class _Pool:
+    """Sequential /31s (or /32s) from one netaddr network; linear, no per-address objects."""
+
+    def __init__(self, field, cidr, step):
+        try:
+            self.net = netaddr.IPNetwork(cidr)
+        except (netaddr.AddrFormatError, TypeError, ValueError):
+            raise errors.RoceInputError(field, cidr, "an IPv4 or IPv6 prefix such as 198.18.0.0/24")
+        self.field, self.step, self.next = field, step, 0
+        self.prefixlen = (32 if self.net.version == 4 else 128) - (1 if step == 2 else 0)
+
+    def take(self):
+        first = self.net.first + self.next * self.step
+        if first + self.step - 1 > self.net.last:
+            raise errors.RoceInputError(self.field, str(self.net),
+                                        "a prefix large enough for every address (ran out)")
+        self.next += 1
+        if self.step == 1:
+            return "%s/%d" % (netaddr.IPAddress(first, self.net.version), self.prefixlen)
+        return tuple("%s/%d" % (netaddr.IPAddress(first + i, self.net.version), self.prefixlen)
+                     for i in range(2))
+
+
+def _switch(fab, name, role, index, hostvars):
+    hv = hostvars.get(name, {})
+    sw = Switch(name, role, index, hv)
+    s = fab.settings
+    sw.platform = errors.choice("roce_platform", hv.get("roce_platform", "sonic"), PLATFORMS, name)
+    catalog.asic_profile(hv.get("roce_asic"), hv.get("roce_asic_overrides"), name)
+    sw.port_count = errors.number("roce_port_count", hv.get("roce_port_count", s["switch_ports"]),
+                                  2, 1024, "ports", name, integer=True)
+    sw.qos = _merge(s["qos"], hv.get("roce_qos"), "roce_qos", name)
+    sw.pfc_watchdog = _merge(s["pfc_watchdog"], hv.get("roce_pfc_watchdog"),
+                             "roce_pfc_watchdog", name)
+    sw.ecmp = _merge(s["ecmp"], hv.get("roce_ecmp"), "roce_ecmp", name)
+    sw.mtu_bytes = errors.number("roce_mtu", hv.get("roce_mtu", s["mtu"][role]), 1500, 9216,
+                                 "bytes", name, integer=True)
+    return sw
+
+
+def _port(fab, sw, index, link, peer_kind, peer, peer_port):
+    if index >= sw.port_count:
+        raise errors.RoceInputError(
+            "roce_port_count", sw.port_count,
+            "at least %d: port %d is needed for %s %s" % (index + 1, index, peer_kind, peer),
+            sw.name)
+    name = port_name(sw.platform, index, fab.settings["port_name_step"][sw.platform])
+    if name in sw.ports:
+        raise errors.RoceInputError("port", name, "a port wired once (already to %s %s)"
+                                    % (sw.ports[name].peer_kind, sw.ports[name].peer), sw.name)
+    p = Port(sw.name, name, index)
+    p.peer_kind, p.peer, p.peer_port = peer_kind, peer, peer_port
+    p.speed_gbps, p.cable_m, p.media = link["speed_gbps"], link.get("cable_m"), link["media"]
+    p.mtu_bytes = sw.mtu_bytes
+    sw.ports[name] = p
+    return p
+
+
+def _apply_link_overrides(fab):
+    for sw in fab.switches.values():
+        overrides = sw.vars.get("roce_link_overrides") or {}
+        errors.mapping("roce_link_overrides", overrides, sw.ports.keys(), sw.name)
+        for pname, ov in overrides.items():
+            field = "roce_link_overrides.%s" % pname
+            errors.mapping(field, ov, LINK_OVERRIDE_KEYS, sw.name)
+            p = sw.ports[pname]
+            for key, value in ov.items():
+                if key == "state":
+                    p.up = errors.choice(field + ".state", value, ("up", "down"), sw.name) == "up"
+                else:
+                    setattr(p, key, value)
+
+
+def _check_link(fab, p, field):
+    if p.cable_m is None:
+        raise errors.RoceInputError(field + ".cable_m", None,
+                                    "a cable length: set it per link or in roce_fabric's "
+                                    "host_link/fabric_link", p.switch)
+    errors.number(field + ".cable_m", p.cable_m, 0, 2000, "metres", p.switch, lo_open=True)
+    errors.choice(field + ".speed_gbps", p.speed_gbps, catalog.SPEEDS_GBPS, p.switch)
+    errors.choice(field + ".media", p.media, catalog.PROPAGATION_NS_PER_M, p.switch)
+    errors.number(field + ".mtu_bytes", p.mtu_bytes, 1500, 9216, "bytes", p.switch, integer=True)
+
+
+def build_fabric(groups, hostvars):
+    """Build the Fabric from inventory ``groups`` ({group: [hosts]}, optionally
+    ``_children`` {group: [child groups]}) and ``hostvars`` ({host: {var: value}})."""
+    if not HAS_NETADDR:
+        raise errors.RoceInputError("python", "netaddr", "installed on the controller "
+                                    "(pip install netaddr)")
+    s = _fabric_settings(groups, hostvars)
+    fab = Fabric(s)
+    names = s["groups"]
+    errors.choice("roce_fabric.design", s["design"], DESIGNS)
+    errors.choice("roce_fabric.asn.spine_scheme", s["asn"]["spine_scheme"], SPINE_ASN_SCHEMES)
+    errors.choice("roce_fabric.routing.advertise", s["routing"]["advertise"], ADVERTISE)
+    nics = errors.number("roce_fabric.nics_per_host", s["nics_per_host"], 1, 16, "", None, True)
+    for i, name in enumerate(_members(groups, names["spines"], "roce_fabric.groups.spines")):
+        fab.spines.append(_switch(fab, name, "spine", i, hostvars))
+    leaves = _members(groups, names["leaves"], "roce_fabric.groups.leaves")
+    fab.pairs = _pairs(groups, leaves, names["leaf_pairs"])
+    for p, pair in enumerate(fab.pairs):
+        for name in pair:
+            sw = _switch(fab, name, "leaf", len(fab.leaves), hostvars)
+            sw.pair = p
+            fab.leaves.append(sw)
+    for sw in fab.spines + fab.leaves:
+        if sw.name in fab.switches:
+            raise errors.RoceInputError("inventory", sw.name, "a host in one tier only", sw.name)
+        fab.switches[sw.name] = sw
+    _wire_hosts(fab, groups.get(names["hosts"], []), hostvars, nics)
+    _wire_fabric(fab)
+    _apply_link_overrides(fab)
+    for sw in fab.switches.values():
+        for p in sw.ports.values():
+            _check_link(fab, p, "link %s" % p.name)
+    _addresses(fab, hostvars)
+    return fab
+
+
+def _wire_hosts(fab, hosts, hostvars, nics):
+    s = fab.settings
+    leaves = fab.leaves
+    if s["design"] == "rail_optimized":
+        group_size = s["rail_group_leaves"] or min(nics, len(leaves))
+        group_size = errors.number("roce_fabric.rail_group_leaves", group_size, 1, len(leaves),
+                                   "leaves", None, integer=True)
+        if len(leaves) % group_size or nics % group_size:
+            raise errors.RoceInputError(
+                "roce_fabric.rail_group_leaves", group_size,
+                "a divisor of both the leaf count %d and nics_per_host %d"
+                % (len(leaves), nics))
+        n_groups = len(leaves) // group_size
+    else:
+        group_size, n_groups = 2, len(fab.pairs)
+    per_group = -(-len(hosts) // n_groups) if hosts else 0
+    next_port = {}
+    for h, name in enumerate(hosts):
+        hv = hostvars.get(name, {})
+        group = errors.number("roce_rail_group", hv.get("roce_rail_group", h // per_group), 0,
+                              n_groups - 1, "", name, integer=True)
+        names = hv.get("roce_nic_names") or ["rdma%d" % i for i in range(nics)]
+        if not isinstance(names, list) or len(names) != nics:
+            raise errors.RoceInputError("roce_nic_names", names, "a list of %d interface names"
+                                        % nics, name)
+        overrides = hv.get("roce_nic_overrides") or {}
+        errors.mapping("roce_nic_overrides", overrides, range(nics), name)
+        host_nics = []
+        for i in range(nics):
+            ov = overrides.get(i) or {}
+            field = "roce_nic_overrides.%d" % i
+            errors.mapping(field, ov, NIC_OVERRIDE_KEYS, name)
+            nic = Nic(name, i, ov.get("name", names[i]))
+            leaf = leaves[group * group_size + i * group_size // nics]
+            if "leaf" in ov:
+                if ov["leaf"] not in fab.switches or fab.switches[ov["leaf"]].role != "leaf":
+                    raise errors.RoceInputError(field + ".leaf", ov["leaf"], "a leaf of the "
+                                                "inventory: %s" % ", ".join(sw.name for sw in leaves), name)
+                leaf = fab.switches[ov["leaf"]]
+            link = dict(s["host_link"])
+            if "cable_m" in ov:
+                link["cable_m"] = ov["cable_m"]
+            if "port" in ov:
+                index = _port_index(leaf, ov["port"], field + ".port", name, fab)
+            else:
+                index = next_port.get(leaf.name, 0)
+                while port_name(leaf.platform, index,
+                                fab.settings["port_name_step"][leaf.platform]) in leaf.ports:
+                    index += 1
+                next_port[leaf.name] = index + 1
+            port = _port(fab, leaf, index, link, "host", name, nic.name)
+            nic.leaf, nic.leaf_port, nic.rail = leaf.name, port.name, i
+            nic.speed_gbps, nic.cable_m, nic.media = port.speed_gbps, port.cable_m, port.media
+            nic.mtu_bytes = ov.get("mtu_bytes", s["mtu"]["host"])
+            nic.address = ov.get("address")
+            # Shared unless overridden: one settings object for thousands of NICs.
+            nic.qos = _merge(s["qos"], ov["qos"], field + ".qos", name) if "qos" in ov \
+                else s["qos"]
+            fab.links.append(("host", port, nic))
+            host_nics.append(nic)
+        fab.hosts.append((name, host_nics))
+
+
+def _port_index(leaf, pname, field, host, fab):
+    step = fab.settings["port_name_step"][leaf.platform]
+    for index in range(leaf.port_count):
+        if port_name(leaf.platform, index, step) == pname:
+            return index
+    raise errors.RoceInputError(field, pname, "a port of %s (%s .. %s)" % (
+        leaf.name, port_name(leaf.platform, 0, step),
+        port_name(leaf.platform, leaf.port_count - 1, step)), host)
+
+
+def _wire_fabric(fab):
+    s = fab.settings
+    link = s["fabric_link"]
+    spines = fab.spines
+    per = s["links_per_leaf_spine"]
+    next_down = dict((spine.name, 0) for spine in spines)
+    for leaf in fab.leaves:
+        down = sum(1 for p in leaf.ports.values() if p.peer_kind == "host")
+        m = per or max(1, -(-down // len(spines)))
+        m = errors.number("roce_fabric.links_per_leaf_spine", m, 1, 64, "", leaf.name, True)
+        first_up = max([p.index for p in leaf.ports.values()] + [-1]) + 1
+        for si, spine in enumerate(spines):
+            for j in range(m):
+                up = _port(fab, leaf, first_up + si * m + j, link, "spine", spine.name, None)
+                down_port = _port(fab, spine, next_down[spine.name], link, "leaf", leaf.name,
+                                  up.name)
+                next_down[spine.name] += 1
+                up.peer_port = down_port.name
+                fab.links.append(("fabric", down_port, up))
+
+
+def _addresses(fab, hostvars):
+    s = fab.settings
+    asn = s["asn"]
+    pools = s["addressing"]
+    loop = _Pool("roce_fabric.addressing.loopbacks", pools["loopbacks"], 1)
+    for sw in fab.spines + fab.leaves:
+        auto = loop.take()
+        sw.loopback = sw.vars.get("roce_loopback", auto)
+        if sw.role == "spine":
+            default = asn["spine"] + (sw.index if asn["spine_scheme"] == "unique" else 0)
+        else:
+            default = asn["leaf_first"] + sw.index
+        sw.asn = errors.number("roce_asn", sw.vars.get("roce_asn", default), 1, 4294967295, "",
+                               sw.name, integer=True)
+    fabric_pool = _Pool("roce_fabric.addressing.fabric_p2p", pools["fabric_p2p"], 2)
+    host_pool = _Pool("roce_fabric.addressing.host_p2p", pools["host_p2p"], 2)
+    overridden = set(id(sw.loopback) for sw in fab.switches.values()
+                     if "roce_loopback" in sw.vars)
+    for kind, a, b in fab.links:
+        # Lower tier gets the odd address: spine .0 / leaf .1, leaf .0 / NIC .1 (JVD style).
+        pair = (fabric_pool if kind == "fabric" else host_pool).take()
+        for end, auto in ((a, pair[0]), (b, pair[1])):
+            if end.address is None:
+                end.address = auto
+            else:
+                overridden.add(id(end.address))
+        if kind == "fabric":
+            a.peer_address, b.peer_address = b.address, a.address
+        else:
+            a.peer_address = b.address
+            b.gateway = a.address
+    _check_unique_addresses(fab, overridden)
+
+
+def _check_unique_addresses(fab, overridden):
+    seen = {}
+    for sw in fab.spines + fab.leaves:
+        _claim(seen, sw.loopback, "roce_loopback", sw.name, overridden)
+        for p in sw.ports.values():
+            _claim(seen, p.address, "roce_link_overrides.%s.address" % p.name, sw.name,
+                   overridden)
+    for host, nics in fab.hosts:
+        for nic in nics:
+            _claim(seen, nic.address, "roce_nic_overrides.%d.address" % nic.index, host,
+                   overridden)
+
+
+def _claim(seen, addr, field, owner, overridden):
+    if id(addr) in overridden:   # only inventory-given addresses need parsing
+        try:
+            netaddr.IPNetwork(addr)
+            if "/" not in addr:
+                raise ValueError(addr)
+        except (netaddr.AddrFormatError, TypeError, ValueError):
+            raise errors.RoceInputError(field, addr, "an address with prefix length such as "
+                                        "198.18.8.1/31", owner)
+    ip = addr.split("/")[0]
+    if ip in seen:
+        raise errors.RoceInputError(field, addr, "an address used once (also on %s)" % seen[ip],
+                                    owner)
+    seen[ip] = owner

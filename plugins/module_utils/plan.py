@@ -1,0 +1,223 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The plan: fabric model -> per-device intent (switches and hosts) plus the list of violations.
+
+One pure computation for the whole fabric; renderers and deployers only read its output. The
+intent is platform-neutral: every lossless number per port, QoS maps and queues, BGP and ECMP,
+PFC watchdog, and each host NIC's settings.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from collections import Counter
+
+from ansible_collections.roce.fabric.plugins.module_utils import (
+    catalog, checks, ecn, errors, fabric, headroom, lossless)
+
+ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
+CNP_TABLE_BASE = 100   # per-NIC policy routing tables 100 + rail (host-nic.md §4)
+
+
+def _qos(q, host):
+    """Normalised QoS intent from a merged roce_qos / NIC qos mapping."""
+    prio = lambda f, v: errors.choice(f, v, range(8), host)  # noqa: E731
+    lossless = sorted(set(prio("roce_qos.lossless_priorities", p)
+                          for p in q["lossless_priorities"]))
+    dscp_to_tc = {}
+    for d, tc in q["dscp_to_tc"].items():
+        dscp_to_tc[int(errors.number("roce_qos.dscp_to_tc", int(d), 0, 63, "DSCP", host,
+                                     integer=True))] = prio("roce_qos.dscp_to_tc.%s" % d, tc)
+    roce = errors.number("roce_qos.roce_dscp", q["roce_dscp"], 0, 63, "DSCP", host, True)
+    cnp = errors.number("roce_qos.cnp_dscp", q["cnp_dscp"], 0, 63, "DSCP", host, True)
+    dscp_to_tc.setdefault(roce, prio("roce_qos.roce_priority", q["roce_priority"]))
+    dscp_to_tc.setdefault(cnp, prio("roce_qos.cnp_priority", q["cnp_priority"]))
+    pfc = q["pfc_priorities"] if q["pfc_priorities"] is not None else lossless
+    ecn_q = q["ecn_queues"] if q["ecn_queues"] is not None else lossless
+    return {
+        "trust": errors.choice("roce_qos.trust", q["trust"], ("dscp", "pcp"), host),
+        "roce_dscp": roce, "roce_tc": dscp_to_tc[roce],
+        "cnp_dscp": cnp, "cnp_tc": dscp_to_tc[cnp],
+        "dscp_to_tc": dict(sorted(dscp_to_tc.items())),   # unlisted DSCPs -> TC 0
+        "tc_to_pg": dict((tc, tc if tc in lossless else 0) for tc in range(8)),
+        "tc_to_queue": dict((tc, tc) for tc in range(8)),
+        "lossless_priorities": lossless,
+        "pfc_priorities": sorted(set(prio("roce_qos.pfc_priorities", p) for p in pfc)),
+        "ecn_queues": sorted(set(prio("roce_qos.ecn_queues", p) for p in ecn_q)),
+        "cnp_scheduler": errors.choice("roce_qos.cnp_scheduler", q["cnp_scheduler"],
+                                       ("strict", "dwrr"), host),
+    }
+
+
+def _cable_class(cable_m):
+    """SONiC-style profile class: the cable rounded up to whole metres."""
+    return int(-(-cable_m // 1))
+
+
+def _switch_lossless(fab, sw, peers_mtu):
+    """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class)."""
+    hv = sw.vars
+    asic = catalog.asic_profile(hv.get("roce_asic"), hv.get("roce_asic_overrides"), sw.name)
+    settings = dict(hv.get("roce_lossless") or {})
+    ecn_over = settings.pop("ecn", None) or {}
+    xon_offset = settings.pop("xon_offset_bytes", None)
+    settings["lossless_pgs"] = sw.qos["lossless_priorities"]
+    ports = []
+    for p in sorted(sw.ports.values(), key=lambda x: x.index):
+        if not p.up:
+            continue
+        ports.append({"name": p.name, "speed_gbps": p.speed_gbps,
+                      "cable_m": _cable_class(p.cable_m), "mtu_bytes": p.mtu_bytes,
+                      "peer_mtu_bytes": peers_mtu[(sw.name, p.name)], "media": p.media})
+    result = lossless.switch_lossless(asic, ports, settings, sw.name, strict=False)
+    result["ecn_overrides"] = errors.mapping("roce_lossless.ecn", ecn_over, ecn.OVERRIDE_KEYS,
+                                             sw.name)
+    if result["trigger"] is not None:
+        trig = result["trigger"]
+        if xon_offset is not None:
+            errors.number("roce_lossless.xon_offset_bytes", xon_offset, -10 ** 9, 10 ** 9,
+                          "bytes", sw.name, integer=True)
+            trig["xon_offset_bytes"] = xon_offset
+            trig["xon_bytes"] = trig["trigger_n_pgs_bytes"] - xon_offset
+        for port in result["ports"]:
+            marks = dict(port["ecn"])
+            for key, value in ecn_over.items():
+                field = "roce_lossless.ecn.%s" % key
+                marks[key] = errors.number(field, value, 0, 64 * 2 ** 30, "", sw.name)
+            marks["overridden"] = sorted(ecn_over)
+            marks["pmax_percent"] = int(round(marks["pmax"] * 100))
+            port["ecn"] = marks
+    # Required headroom for each port's actual link, by the switch's own model.
+    required = {}
+    for port in result["ports"]:
+        fp = sw.ports[port["name"]]
+        port["cable_m"] = fp.cable_m
+        port["cable_class_m"] = _cable_class(fp.cable_m)
+        key = (fp.speed_gbps, fp.cable_m, fp.mtu_bytes, peers_mtu[(sw.name, fp.name)], fp.media)
+        if key not in required:
+            required[key] = headroom.port_headroom(
+                asic, fp.speed_gbps, fp.cable_m, fp.mtu_bytes, key[3], model=result["model"],
+                sonic=settings.get("sonic"), media=fp.media, host=sw.name,
+                port=fp.name)["xoff_bytes"]
+        port["headroom_required_bytes"] = required[key]
+        port["headroom_configured_bytes"] = fp.headroom_bytes \
+            if fp.headroom_bytes is not None else port["headroom"]["xoff_bytes"]
+    return asic, result
+
+
+def _bgp(fab, sw):
+    s = fab.settings
+    neighbors = []
+    for p in sorted(sw.ports.values(), key=lambda x: x.index):
+        if p.peer_kind in ("spine", "leaf") and p.up:
+            peer = fab.switches[p.peer]
+            neighbors.append({"port": p.name, "address": p.peer_address.split("/")[0],
+                              "local_address": p.address.split("/")[0], "asn": peer.asn,
+                              "name": peer.name})
+    # A leaf spreads over every uplink; a spine over its parallel links to the leaf.
+    per_peer = Counter(n["name"] for n in neighbors)
+    width = len(neighbors) if sw.role == "leaf" else min(per_peer.values() or [0])
+    return {"asn": sw.asn, "router_id": sw.loopback.split("/")[0],
+            "maximum_paths": s["routing"]["maximum_paths"],
+            "ecmp_width": width, "neighbors": neighbors,
+            "allowas_in": bool(s["asn"]["allowas_in"]),
+            "advertise": s["routing"]["advertise"]}
+
+
+def _switch_intent(fab, sw, asic, lossless_result):
+    ports = []
+    by_name = dict((p["name"], p) for p in lossless_result["ports"])
+    for p in sorted(sw.ports.values(), key=lambda x: x.index):
+        ports.append({
+            "name": p.name, "index": p.index, "up": p.up, "peer_kind": p.peer_kind,
+            "peer": p.peer, "peer_port": p.peer_port, "speed_gbps": p.speed_gbps,
+            "cable_m": p.cable_m, "media": p.media, "mtu_bytes": p.mtu_bytes,
+            "address": p.address, "peer_address": p.peer_address,
+            "lossless": by_name.get(p.name),
+        })
+    return {
+        "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
+        "asic": asic.name, "pair": sw.pair, "loopback": sw.loopback,
+        "qos": _qos(sw.qos, sw.name), "pfc_watchdog": sw.pfc_watchdog,
+        "ecmp": dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role]),
+        "bgp": _bgp(fab, sw), "ports": ports,
+        "buffer": dict((k, v) for k, v in lossless_result.items() if k != "ports"),
+        "unverified_facts": asic.unverified(),
+    }
+
+
+def _host_intent(fab, host, nics, qos_cache):
+    s = fab.settings
+    out = []
+    for nic in nics:
+        if id(nic.qos) not in qos_cache:   # NICs share the fabric's QoS unless overridden
+            qos_cache[id(nic.qos)] = (nic.qos, _qos(nic.qos, host))
+        q = qos_cache[id(nic.qos)][1]
+        out.append({
+            "name": nic.name, "rail": nic.rail, "leaf": nic.leaf, "leaf_port": nic.leaf_port,
+            "address": nic.address, "gateway": nic.gateway.split("/")[0],
+            "mtu_bytes": nic.mtu_bytes, "speed_gbps": nic.speed_gbps, "cable_m": nic.cable_m,
+            "qos": q, "roce_tos": (q["roce_dscp"] << 2) | ECT0,
+            "route_table": CNP_TABLE_BASE + nic.rail,
+        })
+    first = out[0]["qos"] if out else {}
+    return {
+        "kind": "host", "name": host, "nics": out,
+        "nccl": {"NCCL_IB_TC": (first.get("roce_dscp", 0) << 2) | ECT0 if out else None,
+                 "NCCL_IB_HCA": [n["name"] for n in out],
+                 "NCCL_IB_QPS_PER_CONNECTION": s["ecmp"]["qps_per_connection"]},
+    }
+
+
+def build_plan(groups, hostvars):
+    """Plan the whole fabric. Returns {devices, violations, summary}; raises RoceInputError
+    (naming host, field, value and what is allowed) on invalid inventory."""
+    fab = fabric.build_fabric(groups, hostvars)
+    peers_mtu = {}
+    nic_by_port = {}
+    for kind, a, b in fab.links:
+        if kind == "host":
+            peers_mtu[(a.switch, a.name)] = b.mtu_bytes
+            nic_by_port[(a.switch, a.name)] = b
+        else:
+            peers_mtu[(a.switch, a.name)] = b.mtu_bytes
+            peers_mtu[(b.switch, b.name)] = a.mtu_bytes
+    devices = {}
+    for sw in fab.spines + fab.leaves:
+        asic, result = _switch_lossless(fab, sw, peers_mtu)
+        devices[sw.name] = _switch_intent(fab, sw, asic, result)
+    qos_cache = {}
+    for host, nics in fab.hosts:
+        devices[host] = _host_intent(fab, host, nics, qos_cache)
+    violations = checks.run_all(fab, devices)
+    counts = {"ERROR": 0, "WARN": 0}
+    for v in violations:
+        counts[v["severity"]] += 1
+    summary = {
+        "spines": len(fab.spines), "leaves": len(fab.leaves), "leaf_pairs": len(fab.pairs),
+        "hosts": len(fab.hosts), "nics": sum(len(n) for _, n in fab.hosts),
+        "links": len(fab.links), "errors": counts["ERROR"], "warnings": counts["WARN"],
+        "checks": len(checks.RULES),
+        "pairs": [list(p) for p in fab.pairs],
+    }
+    return {"devices": devices, "violations": violations, "summary": summary}
+
+
+def format_report(plan):
+    """Human-readable check summary: a table of violations, or a one-line all-clear."""
+    s = plan["summary"]
+    head = ("%d spines, %d leaves (%d pairs), %d hosts, %d NICs, %d links; %d rules checked"
+            % (s["spines"], s["leaves"], s["leaf_pairs"], s["hosts"], s["nics"], s["links"],
+               s["checks"]))
+    if not plan["violations"]:
+        return ["all clear: " + head]
+    lines = ["%d error(s), %d warning(s): %s" % (s["errors"], s["warnings"], head),
+             "%-7s %-24s %-10s %-22s %s" % ("sev", "rule", "device", "where", "finding / fix")]
+    for v in plan["violations"]:
+        lines.append("%-7s %-24s %-10s %-22s %s" % (v["severity"], v["rule"], v["device"],
+                                                     v["location"], v["message"]))
+        lines.append("%-65s fix: %s" % ("", v["hint"]))
+    return lines
+
