@@ -47,7 +47,7 @@ molecule: setup
 	$(BIN)/molecule test --all
 
 benchmark: setup
-	$(BIN)/python benchmarks/bench_lossless.py
+	$(BIN)/python benchmarks/bench_plan.py
 
 clean:
 	rm -rf $(VENV) .collections .build .ansible tests/output

@@ -10,7 +10,9 @@ __metaclass__ = type
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    catalog, ecn, errors, headroom, inventory, thresholds)
+    catalog, ecn, errors, headroom, thresholds)
+
+PORT_KEYS = ("name", "speed_gbps", "cable_m", "mtu_bytes", "peer_mtu_bytes", "lanes", "media")
 
 
 def _guard(func):
@@ -28,7 +30,7 @@ def _guard(func):
 
 @_guard
 def pfc_headroom(port, asic, model="ieee", asic_overrides=None, sonic=None):
-    errors.mapping("port", port, inventory.PORT_KEYS, None)
+    errors.mapping("port", port, PORT_KEYS, None)
     profile = catalog.asic_profile(asic, asic_overrides)
     return headroom.port_headroom(
         profile, port.get("speed_gbps"), port.get("cable_m"), port.get("mtu_bytes", 9216),
@@ -52,44 +54,6 @@ def ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes=9216, overrides=Non
     return ecn.ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes, overrides)
 
 
-@_guard
-def fabric_lossless(hosts, hostvars):
-    if not isinstance(hosts, (list, tuple)):
-        raise errors.RoceInputError("hosts", hosts, "a list of inventory host names")
-    return inventory.fabric_lossless(hosts, hostvars)
-
-
-def _mb(value):
-    return "%.2f" % (value / 1e6)
-
-
-@_guard
-def lossless_summary(plan):
-    if not isinstance(plan, dict):
-        raise errors.RoceInputError("plan", plan, "the output of roce.fabric.fabric_lossless")
-    lines = ["%-10s %-10s %-12s %5s %8s %9s %6s %10s %-26s %s" % (
-        "switch", "asic", "model", "ports", "pool MB", "pause MB", "dyn_th", "pause/N KB",
-        "headroom xoff/size KB", "ECN Kmin/Kmax KB")]
-    for host in sorted(plan):
-        sw = plan[host]
-        trig = sw["trigger"]
-        classes = {}
-        for port in sw["ports"]:
-            key = "%dG/%gm" % (port["speed_gbps"], port["cable_m"])
-            classes.setdefault(key, (port["headroom"], port["ecn"]))
-        hr = ", ".join("%s %.0f/%.0f" % (k, pair[0]["xoff_bytes"] / 1e3,
-                                         pair[0]["size_bytes"] / 1e3)
-                       for k, pair in sorted(classes.items()))
-        marks = ", ".join(sorted(set("%.0f/%.0f" % (pair[1]["kmin_bytes"] / 1e3,
-                                                    pair[1]["kmax_bytes"] / 1e3)
-                                     for pair in classes.values())))
-        lines.append("%-10s %-10s %-12s %5d %8s %9s %6s %10.0f %-26s %s" % (
-            host, sw["asic"], sw["model"], len(sw["ports"]), _mb(sw["shared_pool_bytes"]),
-            _mb(trig["trigger_one_pg_bytes"]), trig.get("dynamic_th", "static"),
-            trig["trigger_n_pgs_bytes"] / 1e3, hr, marks))
-    return lines
-
-
 class FilterModule(object):
     """roce.fabric lossless filters."""
 
@@ -99,6 +63,4 @@ class FilterModule(object):
             "pfc_trigger": pfc_trigger,
             "dynamic_th": dynamic_th,
             "ecn_thresholds": ecn_thresholds,
-            "fabric_lossless": fabric_lossless,
-            "lossless_summary": lossless_summary,
         }

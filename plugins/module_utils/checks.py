@@ -82,8 +82,8 @@ def check_xon_xoff(fab, devices):
             hr = port["lossless"] and port["lossless"]["headroom"]
             if hr and hr["model"] == "ieee" and hr["xon_bytes"] >= hr["xoff_bytes"]:
                 out.append(_v("xon-below-xoff", "ERROR", sw["name"], port["name"],
-                              "headroom xon %d B >= xoff %d B" % (hr["xon_bytes"],
-                                                                 hr["xoff_bytes"]),
+                              "headroom xon %d B >= xoff %d B"
+                              % (hr["xon_bytes"], hr["xoff_bytes"]),
                               "check the port MTU", xon_bytes=hr["xon_bytes"],
                               xoff_bytes=hr["xoff_bytes"]))
     return out
@@ -152,9 +152,8 @@ def check_link_consistency(fab, devices):
         where = "%s<->%s:%s" % (pa, dev_b["name"], b["name"] if kind == "host" else b)
         if qa["pfc_priorities"] != qb["pfc_priorities"]:
             out.append(_v("pfc-match", "ERROR", dev_a["name"], where,
-                          "PFC priorities %s here, %s on %s" % (qa["pfc_priorities"],
-                                                               qb["pfc_priorities"],
-                                                               dev_b["name"]),
+                          "PFC priorities %s here, %s on %s"
+                          % (qa["pfc_priorities"], qb["pfc_priorities"], dev_b["name"]),
                           "use the same roce_qos.pfc_priorities on both ends",
                           local=qa["pfc_priorities"], remote=qb["pfc_priorities"]))
         la = (qa["lossless_priorities"], qa["roce_dscp"], qa["roce_tc"], qa["trust"])
@@ -233,10 +232,10 @@ def check_pfc_watchdog(fab, devices):
         elif not lo <= wd["detection_ms"] <= hi:
             bad = "detection %d ms outside %d..%d ms" % (wd["detection_ms"], lo, hi)
         if bad:
+            timers = dict((k, wd[k]) for k in ("poll_ms", "detection_ms", "restoration_ms"))
             out.append(_v("pfc-watchdog", "ERROR", sw["name"], "pfc watchdog", bad,
                           "enable it with poll 100-200 ms, detection 200 ms, restoration "
-                          "200-400 ms", **dict((k, wd[k]) for k in ("poll_ms", "detection_ms",
-                                                                      "restoration_ms"))))
+                          "200-400 ms", **timers))
     return out
 
 

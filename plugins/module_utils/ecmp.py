@@ -31,7 +31,7 @@ def _binomials(n):
 def _ways_max_at_most(n, m, k, binom):
     """Number of maps of n labelled flows onto m links with no link above k flows."""
     ways = [1] + [0] * n            # ways[t]: t flows placed on the links so far
-    for _ in range(m):
+    for _bin in range(m):
         nxt = [0] * (n + 1)
         for placed in range(n + 1):
             if not ways[placed]:

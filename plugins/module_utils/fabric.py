@@ -227,7 +227,55 @@ def _switch(fab, name, role, index, hostvars):
     sw.ecmp = _merge(s["ecmp"], hv.get("roce_ecmp"), "roce_ecmp", name)
     sw.mtu_bytes = errors.number("roce_mtu", hv.get("roce_mtu", s["mtu"][role]), 1500, 9216,
                                  "bytes", name, integer=True)
+    check_qos("roce_qos", sw.qos, name)
+    _check_watchdog("roce_pfc_watchdog", sw.pfc_watchdog, name)
+    _check_ecmp("roce_ecmp", sw.ecmp, name)
     return sw
+
+
+def _priorities(field, value, host, allow_none=False):
+    if value is None and allow_none:
+        return
+    if not isinstance(value, list) or not value:
+        raise errors.RoceInputError(field, value, "a non-empty list of priorities 0-7", host)
+    for prio in value:
+        errors.choice(field, prio, range(8), host)
+
+
+def check_qos(field, q, host):
+    """Types and ranges of a merged QoS mapping (fabric qos, roce_qos or a NIC's qos)."""
+    for key in ("roce_dscp", "cnp_dscp"):
+        errors.number("%s.%s" % (field, key), q[key], 0, 63, "DSCP", host, integer=True)
+    for key in ("roce_priority", "cnp_priority"):
+        errors.choice("%s.%s" % (field, key), q[key], range(8), host)
+    _priorities(field + ".lossless_priorities", q["lossless_priorities"], host)
+    _priorities(field + ".pfc_priorities", q["pfc_priorities"], host, allow_none=True)
+    _priorities(field + ".ecn_queues", q["ecn_queues"], host, allow_none=True)
+    for dscp, tc in q["dscp_to_tc"].items():
+        errors.number(field + ".dscp_to_tc", dscp, 0, 63, "DSCP", host, integer=True)
+        errors.choice("%s.dscp_to_tc.%s" % (field, dscp), tc, range(8), host)
+    errors.choice(field + ".trust", q["trust"], ("dscp", "pcp"), host)
+    errors.choice(field + ".cnp_scheduler", q["cnp_scheduler"], ("strict", "dwrr"), host)
+
+
+def _check_watchdog(field, wd, host):
+    errors.choice(field + ".enabled", wd["enabled"], (True, False), host)
+    for key in ("poll_ms", "detection_ms", "restoration_ms"):
+        errors.number("%s.%s" % (field, key), wd[key], 1, 60000, "ms", host, integer=True)
+    errors.choice(field + ".action", wd["action"], ("drop", "forward", "alert"), host)
+
+
+def _check_ecmp(field, e, host):
+    fields = e["hash_fields"]
+    if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+        raise errors.RoceInputError(field + ".hash_fields", fields, "a list of field names "
+                                    "such as src_ip, dst_ip, l4_src_port", host)
+    for tier in ("leaf", "spine"):
+        errors.number("%s.seeds.%s" % (field, tier), e["seeds"][tier], 0, 2 ** 32 - 1, "",
+                      host, integer=True)
+    errors.choice(field + ".adaptive_routing", e["adaptive_routing"], (True, False), host)
+    errors.number(field + ".qps_per_connection", e["qps_per_connection"], 1, 128, "", host,
+                  integer=True)
 
 
 def _port(fab, sw, index, link, peer_kind, peer, peer_port):
@@ -287,6 +335,9 @@ def build_fabric(groups, hostvars):
     errors.choice("roce_fabric.asn.spine_scheme", s["asn"]["spine_scheme"], SPINE_ASN_SCHEMES)
     errors.choice("roce_fabric.routing.advertise", s["routing"]["advertise"], ADVERTISE)
     nics = errors.number("roce_fabric.nics_per_host", s["nics_per_host"], 1, 16, "", None, True)
+    check_qos("roce_fabric.qos", s["qos"], None)
+    _check_watchdog("roce_fabric.pfc_watchdog", s["pfc_watchdog"], None)
+    _check_ecmp("roce_fabric.ecmp", s["ecmp"], None)
     for i, name in enumerate(_members(groups, names["spines"], "roce_fabric.groups.spines")):
         fab.spines.append(_switch(fab, name, "spine", i, hostvars))
     leaves = _members(groups, names["leaves"], "roce_fabric.groups.leaves")
@@ -363,11 +414,16 @@ def _wire_hosts(fab, hosts, hostvars, nics):
             port = _port(fab, leaf, index, link, "host", name, nic.name)
             nic.leaf, nic.leaf_port, nic.rail = leaf.name, port.name, i
             nic.speed_gbps, nic.cable_m, nic.media = port.speed_gbps, port.cable_m, port.media
-            nic.mtu_bytes = ov.get("mtu_bytes", s["mtu"]["host"])
+            mtu = ov.get("mtu_bytes", s["mtu"]["host"])
+            nic.mtu_bytes = errors.number(field + ".mtu_bytes", mtu, 1500, 9216, "bytes", name,
+                                          integer=True)
             nic.address = ov.get("address")
             # Shared unless overridden: one settings object for thousands of NICs.
-            nic.qos = _merge(s["qos"], ov["qos"], field + ".qos", name) if "qos" in ov \
-                else s["qos"]
+            if "qos" in ov:
+                nic.qos = _merge(s["qos"], ov["qos"], field + ".qos", name)
+                check_qos(field + ".qos", nic.qos, name)
+            else:
+                nic.qos = s["qos"]
             fab.links.append(("host", port, nic))
             host_nics.append(nic)
         fab.hosts.append((name, host_nics))
@@ -418,6 +474,7 @@ def _addresses(fab, hostvars):
             default = asn["leaf_first"] + sw.index
         sw.asn = errors.number("roce_asn", sw.vars.get("roce_asn", default), 1, 4294967295, "",
                                sw.name, integer=True)
+    _check_asns(fab)
     fabric_pool = _Pool("roce_fabric.addressing.fabric_p2p", pools["fabric_p2p"], 2)
     host_pool = _Pool("roce_fabric.addressing.host_p2p", pools["host_p2p"], 2)
     overridden = set(id(sw.loopback) for sw in fab.switches.values()
@@ -436,6 +493,23 @@ def _addresses(fab, hostvars):
             a.peer_address = b.address
             b.gateway = a.address
     _check_unique_addresses(fab, overridden)
+
+
+def _check_asns(fab):
+    """Leaves need their own ASN, never a spine's; spines share one or each have their own."""
+    owner = {}
+    for sw in fab.spines:
+        if fab.settings["asn"]["spine_scheme"] == "unique" and sw.asn in owner:
+            raise errors.RoceInputError("roce_asn", sw.asn, "an ASN of this spine alone "
+                                        "(spine_scheme unique; %s has it too)" % owner[sw.asn],
+                                        sw.name)
+        owner.setdefault(sw.asn, sw.name)
+    for sw in fab.leaves:
+        if sw.asn in owner:
+            raise errors.RoceInputError(
+                "roce_asn", sw.asn, "an ASN no other switch uses (%s has it too; move "
+                "roce_fabric.asn.leaf_first past the spine ASNs)" % owner[sw.asn], sw.name)
+        owner[sw.asn] = sw.name
 
 
 def _check_unique_addresses(fab, overridden):

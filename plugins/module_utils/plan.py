@@ -23,7 +23,8 @@ CNP_TABLE_BASE = 100   # per-NIC policy routing tables 100 + rail (host-nic.md Â
 
 def _qos(q, host):
     """Normalised QoS intent from a merged roce_qos / NIC qos mapping."""
-    prio = lambda f, v: errors.choice(f, v, range(8), host)  # noqa: E731
+    def prio(field, value):
+        return errors.choice(field, value, range(8), host)
     lossless = sorted(set(prio("roce_qos.lossless_priorities", p)
                           for p in q["lossless_priorities"]))
     dscp_to_tc = {}
@@ -60,7 +61,8 @@ def _switch_lossless(fab, sw, peers_mtu):
     """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class)."""
     hv = sw.vars
     asic = catalog.asic_profile(hv.get("roce_asic"), hv.get("roce_asic_overrides"), sw.name)
-    settings = dict(hv.get("roce_lossless") or {})
+    settings = dict(errors.mapping("roce_lossless", hv.get("roce_lossless") or {},
+                                   lossless.SETTINGS_KEYS + ("xon_offset_bytes",), sw.name))
     ecn_over = settings.pop("ecn", None) or {}
     xon_offset = settings.pop("xon_offset_bytes", None)
     settings["lossless_pgs"] = sw.qos["lossless_priorities"]
@@ -197,7 +199,7 @@ def build_plan(groups, hostvars):
         counts[v["severity"]] += 1
     summary = {
         "spines": len(fab.spines), "leaves": len(fab.leaves), "leaf_pairs": len(fab.pairs),
-        "hosts": len(fab.hosts), "nics": sum(len(n) for _, n in fab.hosts),
+        "hosts": len(fab.hosts), "nics": sum(len(entry[1]) for entry in fab.hosts),
         "links": len(fab.links), "errors": counts["ERROR"], "warnings": counts["WARN"],
         "checks": len(checks.RULES),
         "pairs": [list(p) for p in fab.pairs],
@@ -216,8 +218,7 @@ def format_report(plan):
     lines = ["%d error(s), %d warning(s): %s" % (s["errors"], s["warnings"], head),
              "%-7s %-24s %-10s %-22s %s" % ("sev", "rule", "device", "where", "finding / fix")]
     for v in plan["violations"]:
-        lines.append("%-7s %-24s %-10s %-22s %s" % (v["severity"], v["rule"], v["device"],
-                                                     v["location"], v["message"]))
+        lines.append("%-7s %-24s %-10s %-22s %s"
+                     % (v["severity"], v["rule"], v["device"], v["location"], v["message"]))
         lines.append("%-65s fix: %s" % ("", v["hint"]))
     return lines
-

@@ -1,0 +1,82 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Documentation of the roce.fabric.plan action plugin (it runs on the controller only)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: plan
+short_description: Plan the whole RoCE fabric once and check every lossless invariant
+version_added: 0.1.0
+author:
+  - roce.fabric contributors (@roce-fabric)
+description:
+  - Builds the fabric model from the inventory (spines, leaf pairs, GPU hosts and their NICs,
+    links, addresses, ASNs), derives every device's intent (per-port PFC headroom, pause point
+    and ECN thresholds, QoS maps and queues, BGP and ECMP, PFC watchdog, host NIC settings) and
+    runs the fabric-wide checks (ECN before PFC, XON below XOFF, headroom against the bytes in
+    flight on that very link, buffer budget, PFC/DSCP/lossless sets equal on both ends of every
+    link, CNP on a strict lossy queue, MTU chain, PFC watchdog, 1:1 oversubscription, ECMP width
+    and efficiency, hash entropy and polarization, PFC deadlock with and without single-link
+    failures).
+  - Always plans every device of the inventory, also under C(--limit); run it with
+    C(run_once) so it is computed once per run. Each host's part is
+    C(roce_plan.devices[inventory_hostname]).
+  - Runs on the controller and contacts no device. Invalid inventory fails with one message
+    naming the host, the field, the value and what is allowed.
+options:
+  fail_on_error:
+    description:
+      - Fail the task when a check reports an ERROR. The role prints the table first and fails
+        in a later task, so it sets this to V(false).
+    type: bool
+    default: true
+attributes:
+  check_mode:
+    support: full
+    description: Computes the same plan; changes nothing in either mode.
+  diff_mode:
+    support: none
+    description: Nothing is changed, so there is nothing to diff.
+  platform:
+    support: full
+    platforms: posix
+    description: Runs on the controller only; no device is contacted.
+notes:
+  - Inventory variables are documented in the collection README and in
+    C(plugins/module_utils/fabric.py).
+"""
+
+EXAMPLES = r"""
+- name: Plan the fabric once for the whole run
+  roce.fabric.plan:
+    fail_on_error: false
+  run_once: true
+
+- name: Show this switch's BGP neighbours from the plan
+  ansible.builtin.debug:
+    var: roce_plan.devices[inventory_hostname].bgp.neighbors
+"""
+
+RETURN = r"""
+report:
+  description: Check summary lines, a table of violations or a one-line all-clear.
+  returned: always
+  type: list
+  elements: str
+ansible_facts:
+  description: Facts set on every host of the play.
+  returned: always
+  type: dict
+  contains:
+    roce_plan:
+      description:
+        - V(summary) (device and link counts, errors, warnings), V(violations) (rule,
+          severity, device, location, message, numbers, hint) and V(devices) (intent per
+          device name).
+      type: dict
+"""

@@ -1,0 +1,50 @@
+"""The Jinja2 filters are thin: same numbers as the core, input errors as filter errors."""
+import pytest
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.roce.fabric.plugins.filter import lossless
+
+
+def test_registered_filters():
+    assert sorted(lossless.FilterModule().filters()) == [
+        "dynamic_th", "ecn_thresholds", "pfc_headroom", "pfc_trigger"]
+
+
+def test_pfc_headroom_worked_number():
+    # lossless-math.md §1.3: 100G / 5 m / MTU 9216 on 254 B cells -> 75,184 B
+    result = lossless.pfc_headroom({"speed_gbps": 100, "cable_m": 5}, "tomahawk5")
+    assert result["xoff_bytes"] == 75184
+
+
+def test_pfc_headroom_sonic_model_sn5600_row():
+    # sonic.md §1.4 SN5600 100000 5m: size 133120 xon 19456 xoff 113664
+    result = lossless.pfc_headroom({"speed_gbps": 100, "cable_m": 5, "mtu_bytes": 9100},
+                                   "spectrum4", model="sonic-nvidia",
+                                   sonic={"small_packet_pct": 100})
+    assert (result["size_bytes"], result["xon_bytes"], result["xoff_bytes"]) == \
+        (133120, 19456, 113664)
+
+
+def test_dynamic_th_and_trigger():
+    assert lossless.dynamic_th(0.65) == 1
+    trig = lossless.pfc_trigger(30000000, fraction=2.0 / 3, congested_pgs=2)
+    assert trig["trigger_n_pgs_bytes"] == 12000000     # 40.0 % with 2 PGs (§2.2)
+
+
+def test_ecn_thresholds():
+    assert lossless.ecn_thresholds(100, 10 ** 8)["kmin_bytes"] == 150000
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda: lossless.pfc_headroom({"speed_gbps": 100, "cable_m": -1}, "tomahawk5"),
+     "cable_m = -1"),
+    (lambda: lossless.pfc_headroom({"speed_gbps": 100, "cable_m": 5}, "tomahawk9"),
+     "roce_asic = 'tomahawk9'"),
+    (lambda: lossless.ecn_thresholds(400, 5000000, overrides={"kmax_bytes": 6000000}),
+     "roce_ecn.kmax_bytes = 6000000"),
+    (lambda: lossless.dynamic_th(1.5), "roce_pfc_trigger_fraction = 1.5"),
+])
+def test_errors_are_filter_errors(call, text):
+    with pytest.raises(AnsibleFilterError) as err:
+        call()
+    assert text in str(err.value)

@@ -1,0 +1,204 @@
+"""Every check: silent on the clean example fabric, fires on a seeded fault (rule + place)."""
+import pytest
+
+from ansible_collections.roce.fabric.plugins.module_utils import plan
+
+
+def run(groups, hostvars):
+    return plan.build_plan(groups, hostvars)
+
+
+def found(result, rule, severity=None, device=None, location=None):
+    return [v for v in result["violations"] if v["rule"] == rule
+            and (severity is None or v["severity"] == severity)
+            and (device is None or v["device"] == device)
+            and (location is None or location in v["location"])]
+
+
+def test_clean_example_has_no_findings(example):
+    result = run(*example)
+    assert result["violations"] == []
+    assert plan.format_report(result)[0].startswith("all clear: 2 spines, 4 leaves (2 pairs), "
+                                                    "8 hosts, 64 NICs, 128 links")
+
+
+def _fabric(hostvars):
+    return hostvars["spine1"]["roce_fabric"]
+
+
+def test_ecn_kmax_above_pause_point(example):
+    groups, hv = example
+    hv["leaf2a"]["roce_lossless"]["ecn"] = {"kmin_bytes": 600000, "kmax_bytes": 10 ** 10}
+    result = run(groups, hv)
+    hits = found(result, "ecn-before-pfc", "ERROR", "leaf2a", "Ethernet")
+    assert hits and hits[0]["numbers"]["kmax_bytes"] == 10 ** 10
+    assert hits[0]["numbers"]["pfc_trigger_bytes"] < 10 ** 10
+
+
+def test_ecn_kmax_above_eighty_percent_warns(example):
+    groups, hv = example
+    trigger = run(groups, hv)["devices"]["leaf2a"]["buffer"]["trigger"]["trigger_one_pg_bytes"]
+    hv["leaf2a"]["roce_lossless"]["ecn"] = {"kmin_bytes": 600000, "kmax_bytes": int(0.9 * trigger)}
+    assert found(run(groups, hv), "ecn-before-pfc", "WARN", "leaf2a")
+
+
+@pytest.mark.parametrize("offset,severity", [(0, "ERROR"), (10000, "WARN")])
+def test_xon_hysteresis(example, offset, severity):
+    groups, hv = example
+    hv["spine1"]["roce_lossless"]["xon_offset_bytes"] = offset
+    hits = found(run(groups, hv), "xon-below-xoff", severity, "spine1")
+    assert hits and hits[0]["numbers"]["xon_bytes"] == \
+        hits[0]["numbers"]["xoff_bytes"] - offset
+
+
+def test_headroom_override_below_flight(example):
+    groups, hv = example
+    hv["leaf1a"]["roce_link_overrides"] = {"Ethernet8": {"headroom_bytes": 20000}}
+    hits = found(run(groups, hv), "headroom-covers-flight", "ERROR", "leaf1a", "Ethernet8")
+    assert len(hits) == 1
+    assert hits[0]["numbers"]["headroom_bytes"] == 20000
+    assert hits[0]["numbers"]["required_bytes"] > 20000
+
+
+def test_headroom_follows_that_very_link(example):
+    # A longer cable on one port raises that port's headroom only.
+    groups, hv = example
+    hv["leaf2a"]["roce_link_overrides"] = {"Ethernet17/1": {"cable_m": 150}}
+    result = run(groups, hv)
+    ports = dict((p["name"], p) for p in result["devices"]["leaf2a"]["ports"])
+    long_, short = ports["Ethernet17/1"]["lossless"], ports["Ethernet18/1"]["lossless"]
+    assert long_["headroom"]["xoff_bytes"] > short["headroom"]["xoff_bytes"]
+    assert result["violations"] == []
+
+
+def test_buffer_budget(example):
+    groups, hv = example
+    hv["leaf2b"]["roce_asic_overrides"] = {"total_buffer_bytes": 30000000}
+    hits = found(run(groups, hv), "buffer-budget", "ERROR", "leaf2b")
+    assert hits and hits[0]["numbers"]["shared_pool_bytes"] <= 0
+
+
+def test_pfc_priorities_differ_across_a_link(example):
+    groups, hv = example
+    hv["leaf1b"]["roce_qos"] = {"pfc_priorities": [3, 4]}
+    result = run(groups, hv)
+    assert found(result, "pfc-match", "ERROR", "spine1", "leaf1b")     # fabric links
+    assert found(result, "pfc-match", "ERROR", "leaf1b", "gpu")        # host links
+    assert found(result, "lossless-class-match", "ERROR", "leaf1b", "qos")
+
+
+def test_host_marks_roce_on_another_dscp(example):
+    groups, hv = example
+    hv["gpu3"]["roce_nic_overrides"] = {0: {"qos": {"roce_dscp": 24}}}
+    hits = found(run(groups, hv), "lossless-class-match", "ERROR", "leaf1a", "gpu3:rdma0")
+    assert hits and hits[0]["numbers"]["remote"][1] == 24
+
+
+def test_switch_maps_roce_dscp_to_lossy_tc(example):
+    groups, hv = example
+    hv["spine2"]["roce_qos"] = {"dscp_to_tc": {26: 1}}
+    assert found(run(groups, hv), "lossless-class-match", "ERROR", "spine2", "qos")
+
+
+def test_cnp_not_strict(example):
+    groups, hv = example
+    hv["spine1"]["roce_qos"] = {"cnp_scheduler": "dwrr"}
+    hits = found(run(groups, hv), "cnp-strict-lossy", "ERROR", "spine1")
+    assert hits and hits[0]["numbers"]["cnp_tc"] == 6
+
+
+def test_cnp_on_lossless_class(example):
+    groups, hv = example
+    for name in ("spine1", "spine2", "leaf1a", "leaf1b", "leaf2a", "leaf2b"):
+        hv[name]["roce_qos"] = {"cnp_dscp": 26}
+    assert found(run(groups, hv), "cnp-strict-lossy", "ERROR", "leaf1a")
+
+
+def test_mtu_chain_host_above_leaf(example):
+    groups, hv = example
+    hv["leaf2b"]["roce_mtu"] = 8000          # gpu8's NIC 7 (rail 7) sits on leaf2b
+    hits = found(run(groups, hv), "mtu-chain", "ERROR", "gpu8", "rdma7")
+    assert hits and hits[0]["numbers"] == {"nic_mtu": 9000, "leaf_mtu": 8000}
+
+
+def test_mtu_differs_between_tiers(example):
+    groups, hv = example
+    hv["spine2"]["roce_mtu"] = 9000
+    hits = found(run(groups, hv), "mtu-chain", "ERROR", "spine2")
+    assert hits and hits[0]["numbers"] == {"local": 9000, "remote": 9216}
+
+
+def test_pfc_watchdog_poll_longer_than_detection(example):
+    groups, hv = example
+    hv["leaf2b"]["roce_pfc_watchdog"] = {"poll_ms": 500}
+    hits = found(run(groups, hv), "pfc-watchdog", "ERROR", "leaf2b")
+    assert hits and hits[0]["numbers"]["poll_ms"] == 500
+
+
+def test_oversubscription(example):
+    groups, hv = example
+    _fabric(hv)["links_per_leaf_spine"] = 4        # 16 x 400G down, 8 x 400G up
+    hits = found(run(groups, hv), "oversubscription", "ERROR", "leaf1a")
+    assert hits and hits[0]["numbers"]["ratio"] == 2.0
+
+
+def test_ecmp_width_above_maximum_paths(example):
+    groups, hv = example
+    _fabric(hv)["routing"] = {"maximum_paths": 8}
+    hits = found(run(groups, hv), "ecmp-width", "ERROR", "leaf1a")
+    assert hits and hits[0]["numbers"] == {"width": 16, "maximum_paths": 8}
+
+
+def test_ecmp_efficiency_without_adaptive_routing(example):
+    groups, hv = example
+    _fabric(hv)["ecmp"]["adaptive_routing"] = False
+    hits = found(run(groups, hv), "ecmp-efficiency", "WARN", "leaf1a")
+    # 16 NICs x 4 QPs = 64 flows on 16 uplinks (exact balls-into-bins)
+    assert hits and (hits[0]["numbers"]["flows"], hits[0]["numbers"]["links"]) == (64, 16)
+    assert hits[0]["numbers"]["efficiency"] < 0.8
+
+
+def test_hash_without_udp_source_port(example):
+    groups, hv = example
+    hv["leaf1a"]["roce_ecmp"] = {"hash_fields": ["src_ip", "dst_ip"]}
+    assert found(run(groups, hv), "hash-entropy", "ERROR", "leaf1a")
+
+
+def test_same_seed_on_both_tiers(example):
+    groups, hv = example
+    _fabric(hv)["ecmp"]["seeds"] = {"leaf": 7, "spine": 7}
+    hits = found(run(groups, hv), "hash-polarization", "WARN", "fabric")
+    assert hits and hits[0]["numbers"]["seed"] == 7
+
+
+def test_dcqcn_worst_case_bound(example):
+    groups, hv = example
+    hv["spine1"]["roce_lossless"]["ecn"] = {"kmin_bytes": 3500000, "kmax_bytes": 5000000}
+    hits = found(run(groups, hv), "dcqcn-worst-case", "WARN", "spine1")
+    assert hits and hits[0]["numbers"]["kmin_bytes"] > hits[0]["numbers"]["bound_bytes"]
+
+
+def test_deadlock_unique_spine_asns_single_links(small_clos):
+    groups, hv = small_clos(asn={"spine_scheme": "unique", "leaf_first": 65201})
+    result = run(groups, hv)
+    hits = found(result, "pfc-deadlock", "ERROR", "fabric", "down")
+    assert hits, result["violations"]
+    assert "representative sub-fabric (2 leaves, 2 spines" in hits[0]["message"]
+    assert "in from" in hits[0]["message"]
+
+
+def test_deadlock_free_with_shared_spine_asn(small_clos):
+    groups, hv = small_clos()
+    assert run(groups, hv)["violations"] == []
+
+
+def test_deadlock_on_irregular_fabric_uses_full_analysis(small_clos):
+    groups, hv = small_clos(asn={"spine_scheme": "unique", "leaf_first": 65201},
+                            links_per_leaf_spine=2)
+    # Two parallel links absorb any single failure ...
+    assert not found(run(groups, hv), "pfc-deadlock")
+    # ... unless one of them is already down: then that pair hangs on one link.
+    hv["leaf1a"]["roce_link_overrides"] = {"Ethernet16": {"state": "down"}}
+    hits = found(run(groups, hv), "pfc-deadlock", "ERROR")
+    assert hits and "full fabric" in hits[0]["message"]
+    assert "spine1-leaf1a down" in hits[0]["location"]
