@@ -52,7 +52,9 @@ class ActionModule(ActionBase):
             result.update(failed=True, msg="roce.fabric.plan: invalid inventory: %s" % exc)
             return result
         report = plan.format_report(result_plan)
-        result.update(changed=False, report=report, ansible_facts={"roce_plan": result_plan})
+        # Returned, not set as a fact: Ansible deep-copies every fact of every host for each
+        # task, which for a large plan set on every host costs minutes. Register the result.
+        result.update(changed=False, report=report, plan=result_plan)
         if fail_on_error and result_plan["summary"]["errors"]:
             result.update(failed=True, msg="\n".join(report))
         return result

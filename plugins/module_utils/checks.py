@@ -411,6 +411,11 @@ def check_deadlock(fab, devices):
     return out
 
 
+RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",
+            "pfc-match", "lossless-class-match", "cnp-strict-lossy", "mtu-chain", "pfc-watchdog",
+            "oversubscription", "ecmp-width", "ecmp-efficiency", "hash-entropy",
+            "hash-polarization", "dcqcn-worst-case", "pfc-deadlock")
+
 RULES = {
     "ecn-before-pfc": check_ecn_before_pfc,
     "xon-below-xoff": check_xon_xoff,

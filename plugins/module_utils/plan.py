@@ -139,8 +139,11 @@ def _switch_intent(fab, sw, asic, lossless_result):
             "address": p.address, "peer_address": p.peer_address,
             "lossless": by_name.get(p.name),
         })
+    down = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == "host" and p.up)
+    up = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == "spine" and p.up)
     return {
         "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
+        "oversubscription": (down / float(up) if up else None) if sw.role == "leaf" else None,
         "asic": asic.name, "pair": sw.pair, "loopback": sw.loopback,
         "qos": _qos(sw.qos, sw.name), "pfc_watchdog": sw.pfc_watchdog,
         "ecmp": dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role]),
@@ -201,7 +204,7 @@ def build_plan(groups, hostvars):
         "spines": len(fab.spines), "leaves": len(fab.leaves), "leaf_pairs": len(fab.pairs),
         "hosts": len(fab.hosts), "nics": sum(len(entry[1]) for entry in fab.hosts),
         "links": len(fab.links), "errors": counts["ERROR"], "warnings": counts["WARN"],
-        "checks": len(checks.RULES),
+        "checks": len(checks.RULE_IDS),
         "pairs": [list(p) for p in fab.pairs],
     }
     return {"devices": devices, "violations": violations, "summary": summary}

@@ -24,8 +24,10 @@ description:
     and efficiency, hash entropy and polarization, PFC deadlock with and without single-link
     failures).
   - Always plans every device of the inventory, also under C(--limit); run it with
-    C(run_once) so it is computed once per run. Each host's part is
-    C(roce_plan.devices[inventory_hostname]).
+    C(run_once) and C(register) so it is computed once per run and every host of the play gets
+    the result. Each host's part is C(<registered>.plan.devices[inventory_hostname]).
+  - The plan is returned rather than set as a fact on purpose; Ansible deep-copies every fact
+    of every host for each task, which for a large fabric would cost minutes.
   - Runs on the controller and contacts no device. Invalid inventory fails with one message
     naming the host, the field, the value and what is allowed.
 options:
@@ -56,10 +58,11 @@ EXAMPLES = r"""
   roce.fabric.plan:
     fail_on_error: false
   run_once: true
+  register: fabric_plan
 
 - name: Show this switch's BGP neighbours from the plan
   ansible.builtin.debug:
-    var: roce_plan.devices[inventory_hostname].bgp.neighbors
+    var: fabric_plan.plan.devices[inventory_hostname].bgp.neighbors
 """
 
 RETURN = r"""
@@ -68,15 +71,10 @@ report:
   returned: always
   type: list
   elements: str
-ansible_facts:
-  description: Facts set on every host of the play.
-  returned: always
+plan:
+  description:
+    - V(summary) (device and link counts, errors, warnings), V(violations) (rule, severity,
+      device, location, message, numbers, hint) and V(devices) (intent per device name).
+  returned: success
   type: dict
-  contains:
-    roce_plan:
-      description:
-        - V(summary) (device and link counts, errors, warnings), V(violations) (rule,
-          severity, device, location, message, numbers, hint) and V(devices) (intent per
-          device name).
-      type: dict
 """

@@ -64,9 +64,9 @@ def test_bad_inventory_fails_clearly(inventory_copy):
     assert "Traceback" not in output
 
 
-def _inventory_data():
-    out = subprocess.run([os.path.join(BIN, "ansible-inventory"), "--list"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+def _inventory_data(*args):
+    out = subprocess.run([os.path.join(BIN, "ansible-inventory"), "--list"] + list(args),
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
     inv = json.loads(out)
 
     def members(group):
@@ -88,7 +88,23 @@ def test_ansible_plan_equals_python_plan():
     assert result.returncode == 0, result.stderr
     tasks = json.loads(result.stdout)["plays"][0]["tasks"]
     facts = [t for t in tasks if "Plan the whole fabric" in t["task"]["name"]][0]
-    ansible_plan = list(facts["hosts"].values())[0]["ansible_facts"]["roce_plan"]
+    ansible_plan = list(facts["hosts"].values())[0]["plan"]
     python_plan = json.loads(json.dumps(plan.build_plan(*_inventory_data())))
     assert ansible_plan["summary"] == python_plan["summary"]
     assert ansible_plan["devices"] == python_plan["devices"]
+
+
+def test_1024_gpu_cluster_in_well_under_100_lines():
+    inv_dir = os.path.join(ROOT, "inventories", "cluster-1024")
+    lines = 0
+    for folder, _dirs, files in os.walk(inv_dir):
+        for name in files:
+            with open(os.path.join(folder, name)) as handle:
+                lines += sum(1 for ln in handle if ln.strip() and not ln.strip().startswith("#"))
+    assert lines < 60
+    result = plan.build_plan(*_inventory_data("-i", os.path.join(inv_dir, "hosts.yml")))
+    s = result["summary"]
+    assert (s["spines"], s["leaves"], s["hosts"], s["nics"]) == (8, 16, 128, 1024)
+    assert result["violations"] == []
+    leaf = result["devices"]["leaf01"]
+    assert leaf["bgp"]["ecmp_width"] == 64 and leaf["oversubscription"] == 1.0

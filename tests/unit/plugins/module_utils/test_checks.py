@@ -202,3 +202,12 @@ def test_deadlock_on_irregular_fabric_uses_full_analysis(small_clos):
     hits = found(run(groups, hv), "pfc-deadlock", "ERROR")
     assert hits and "full fabric" in hits[0]["message"]
     assert "spine1-leaf1a down" in hits[0]["location"]
+
+
+def test_every_rule_id_is_known_and_documented():
+    from ansible_collections.roce.fabric.plugins.module_utils import checks
+    import os
+    doc = open(os.path.join(os.path.dirname(checks.__file__), "..", "..", "docs",
+                            "fabric-and-checks.md")).read()
+    for rule in checks.RULE_IDS:
+        assert "`%s`" % rule in doc, rule
