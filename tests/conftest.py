@@ -6,6 +6,8 @@ ansible-test puts the collection on sys.path itself; a checkout gets a symlink f
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.basename(os.path.dirname(os.path.dirname(ROOT))) != "ansible_collections":
     farm = os.path.join(ROOT, ".collections")
@@ -14,3 +16,33 @@ if os.path.basename(os.path.dirname(os.path.dirname(ROOT))) != "ansible_collecti
         os.makedirs(os.path.dirname(link), exist_ok=True)
         os.symlink(os.path.join("..", "..", ".."), link)
     sys.path.insert(0, farm)
+
+
+def load_inventory(path):
+    """(groups, hostvars) of an inventory as plain data, through ``ansible-inventory --list``:
+    groups flattened over their children, ``_children`` the group tree, only roce_* variables."""
+    import json
+    import subprocess
+
+    out = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-inventory"),
+                          "--list", "-i", path], capture_output=True, text=True, check=True,
+                         cwd=ROOT).stdout
+    inv = json.loads(out)
+
+    def members(group):
+        node = inv.get(group, {})
+        found = list(node.get("hosts", []))
+        for child in node.get("children", []):
+            found += members(child)
+        return found
+    groups = dict((g, members(g)) for g in inv if g != "_meta")
+    groups["_children"] = dict((g, inv[g].get("children", [])) for g in inv if g != "_meta")
+    hostvars = dict((h, dict((k, v) for k, v in hv.items() if k.startswith("roce_")))
+                    for h, hv in inv["_meta"]["hostvars"].items())
+    return groups, hostvars
+
+
+@pytest.fixture(name="inventory_data")
+def inventory_data_fixture():
+    """Factory: inventory_data(path) -> (groups, hostvars)."""
+    return load_inventory

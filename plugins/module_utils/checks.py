@@ -111,6 +111,15 @@ def check_buffer_budget(fab, devices):
     out = []
     for sw in _switches(devices):
         b = sw["buffer"]
+        if b["shared_headroom_pool_bytes"] < b["shared_headroom_pool_required_bytes"]:
+            out.append(_v("buffer-budget", "ERROR", sw["name"], "shared headroom pool",
+                          "shared headroom pool %d B < sum(xoff) / over_subscribe_ratio = %d B"
+                          % (b["shared_headroom_pool_bytes"],
+                             b["shared_headroom_pool_required_bytes"]),
+                          "raise roce_asic_overrides.shared_headroom_pool_bytes or "
+                          "roce_lossless.over_subscribe_ratio",
+                          shared_headroom_pool_bytes=b["shared_headroom_pool_bytes"],
+                          required_bytes=b["shared_headroom_pool_required_bytes"]))
         if b["budget_error"]:
             out.append(_v("buffer-budget", "ERROR", sw["name"], "buffer", b["budget_error"],
                           "shorten cables, fewer lossless PGs, or a larger over_subscribe_ratio",

@@ -71,9 +71,10 @@ def mapping(field, value, known_keys, host=None):
     """Return ``value`` if it is a dict whose keys are all in ``known_keys``."""
     if not isinstance(value, dict):
         raise RoceInputError(field, value, "a mapping (got %s)" % _describe(value), host)
-    unknown = sorted(str(k) for k in value if k not in known_keys)
+    unknown = sorted((k for k in value if k not in known_keys), key=str)
     if unknown:
         raise RoceInputError(
             "%s.%s" % (field, unknown[0]), value[unknown[0]],
-            "unknown key; known keys are %s" % ", ".join(sorted(known_keys)), host)
+            "unknown key; known keys are %s" % ", ".join(sorted(str(k) for k in known_keys)),
+            host)
     return value

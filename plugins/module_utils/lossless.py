@@ -83,10 +83,12 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     per_pg = len(pgs)
     reserved_headroom = per_pg * sum(row[2]["size_bytes"] for row in rows)
     reserved_lossy = lossy * len(rows)
-    shp = 0
+    shp = shp_required = 0
     if semantics == "shared_headroom_pool":
-        need = per_pg * sum(row[2]["xoff_bytes"] for row in rows)
-        shp = asic.value("shared_headroom_pool_bytes") or int(math.ceil(need / float(ratio)))
+        # LM §2.3: the pool must hold sum(xoff) / over_subscribe_ratio.
+        shp_required = int(math.ceil(per_pg * sum(row[2]["xoff_bytes"] for row in rows)
+                                     / float(ratio)))
+        shp = asic.value("shared_headroom_pool_bytes") or shp_required
     shared = total - reserved_headroom - reserved_lossy - shp
     trigger = None
     budget_error = None
@@ -128,6 +130,7 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
         "total_buffer_bytes": total,
         "reserved_headroom_bytes": reserved_headroom,
         "shared_headroom_pool_bytes": shp,
+        "shared_headroom_pool_required_bytes": shp_required,
         "lossy_reserved_bytes": reserved_lossy,
         "shared_pool_bytes": shared,
         "trigger": trigger,

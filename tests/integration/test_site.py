@@ -13,6 +13,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import plan
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)
+EXAMPLE = os.path.join(ROOT, "inventories", "example", "hosts.yml")
 ALL_CLEAR = "all clear: 2 spines, 4 leaves (2 pairs), 8 hosts, 64 NICs, 128 links"
 
 
@@ -64,37 +65,18 @@ def test_bad_inventory_fails_clearly(inventory_copy):
     assert "Traceback" not in output
 
 
-def _inventory_data(*args):
-    out = subprocess.run([os.path.join(BIN, "ansible-inventory"), "--list"] + list(args),
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    inv = json.loads(out)
-
-    def members(group):
-        """Hosts of ``group`` and of every group below it."""
-        node = inv.get(group, {})
-        found = list(node.get("hosts", []))
-        for child in node.get("children", []):
-            found += members(child)
-        return found
-    groups = dict((g, members(g)) for g in inv if g != "_meta")
-    groups["_children"] = dict((g, inv[g].get("children", [])) for g in inv if g != "_meta")
-    hostvars = dict((h, dict((k, v) for k, v in hv.items() if k.startswith("roce_")))
-                    for h, hv in inv["_meta"]["hostvars"].items())
-    return groups, hostvars
-
-
-def test_ansible_plan_equals_python_plan():
+def test_ansible_plan_equals_python_plan(inventory_data):
     result = run_site(ANSIBLE_STDOUT_CALLBACK="ansible.posix.json")
     assert result.returncode == 0, result.stderr
     tasks = json.loads(result.stdout)["plays"][0]["tasks"]
     facts = [t for t in tasks if "Plan the whole fabric" in t["task"]["name"]][0]
     ansible_plan = list(facts["hosts"].values())[0]["plan"]
-    python_plan = json.loads(json.dumps(plan.build_plan(*_inventory_data())))
+    python_plan = json.loads(json.dumps(plan.build_plan(*inventory_data(EXAMPLE))))
     assert ansible_plan["summary"] == python_plan["summary"]
     assert ansible_plan["devices"] == python_plan["devices"]
 
 
-def test_1024_gpu_cluster_in_well_under_100_lines():
+def test_1024_gpu_cluster_in_well_under_100_lines(inventory_data):
     inv_dir = os.path.join(ROOT, "inventories", "cluster-1024")
     lines = 0
     for folder, _dirs, files in os.walk(inv_dir):
@@ -102,7 +84,7 @@ def test_1024_gpu_cluster_in_well_under_100_lines():
             with open(os.path.join(folder, name)) as handle:
                 lines += sum(1 for ln in handle if ln.strip() and not ln.strip().startswith("#"))
     assert lines < 60
-    result = plan.build_plan(*_inventory_data("-i", os.path.join(inv_dir, "hosts.yml")))
+    result = plan.build_plan(*inventory_data(os.path.join(inv_dir, "hosts.yml")))
     s = result["summary"]
     assert (s["spines"], s["leaves"], s["hosts"], s["nics"]) == (8, 16, 128, 1024)
     assert result["violations"] == []

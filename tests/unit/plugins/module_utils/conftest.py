@@ -1,9 +1,6 @@
 """Fixtures: the bundled example inventory as plain data, and a tiny Clos builder."""
 import copy
-import json
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -11,34 +8,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
 
 
-def _load_example():
-    out = subprocess.run(
-        [os.path.join(os.path.dirname(sys.executable), "ansible-inventory"), "--list", "-i",
-         os.path.join(ROOT, "inventories", "example", "hosts.yml")],
-        capture_output=True, text=True, check=True, cwd=ROOT).stdout
-    inv = json.loads(out)
-
-    def members(group):
-        node = inv.get(group, {})
-        found = list(node.get("hosts", []))
-        for child in node.get("children", []):
-            found += members(child)
-        return found
-    groups = dict((g, members(g)) for g in inv if g != "_meta")
-    groups["_children"] = dict((g, inv[g].get("children", [])) for g in inv if g != "_meta")
-    hostvars = dict((h, dict((k, v) for k, v in hv.items() if k.startswith("roce_")))
-                    for h, hv in inv["_meta"]["hostvars"].items())
-    return groups, hostvars
-
-
 _EXAMPLE = []
 
 
 @pytest.fixture
-def example():
+def example(inventory_data):
     """(groups, hostvars) of inventories/example, a fresh deep copy per test."""
     if not _EXAMPLE:
-        _EXAMPLE.append(_load_example())
+        _EXAMPLE.append(inventory_data(os.path.join(ROOT, "inventories", "example",
+                                                    "hosts.yml")))
     return copy.deepcopy(_EXAMPLE[0])
 
 

@@ -78,6 +78,14 @@ def test_buffer_budget(example):
     assert hits and hits[0]["numbers"]["shared_pool_bytes"] <= 0
 
 
+def test_shared_headroom_pool_too_small(example):
+    # Tomahawk 5 draws xoff from its shared headroom pool: 32 ports x ~214 KB > 3 MB.
+    groups, hv = example
+    hv["leaf2a"]["roce_asic_overrides"] = {"shared_headroom_pool_bytes": 3000000}
+    hits = found(run(groups, hv), "buffer-budget", "ERROR", "leaf2a", "shared headroom pool")
+    assert hits and hits[0]["numbers"]["required_bytes"] > 3000000
+
+
 def test_pfc_priorities_differ_across_a_link(example):
     groups, hv = example
     hv["leaf1b"]["roce_qos"] = {"pfc_priorities": [3, 4]}
