@@ -68,7 +68,7 @@ FABRIC_DEFAULTS = {
     "max_oversubscription": 1.0,
 }
 LINK_OVERRIDE_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes", "address", "state",
-                      "headroom_bytes")
+                      "headroom_bytes", "lanes", "alias")
 NIC_OVERRIDE_KEYS = ("name", "leaf", "port", "cable_m", "address", "mtu_bytes", "qos")
 SWITCH_VARS = ("roce_asn", "roce_loopback", "roce_port_count", "roce_qos", "roce_pfc_watchdog",
                "roce_ecmp", "roce_mtu", "roce_link_overrides")
@@ -94,7 +94,7 @@ class Port:
     """One switch port and what is on the other end."""
     __slots__ = ("switch", "name", "index", "peer_kind", "peer", "peer_port", "speed_gbps",
                  "cable_m", "media", "mtu_bytes", "address", "peer_address", "up",
-                 "headroom_bytes")
+                 "headroom_bytes", "lanes", "alias")
 
     def __init__(self, switch, name, index):
         self.switch, self.name, self.index = switch, name, index
@@ -102,12 +102,12 @@ class Port:
         self.speed_gbps = self.cable_m = self.media = self.mtu_bytes = None
         self.address = self.peer_address = None
         self.up = True
-        self.headroom_bytes = None
+        self.headroom_bytes = self.lanes = self.alias = None
 
 
 class Switch:
     __slots__ = ("name", "role", "index", "platform", "asn", "loopback", "pair", "port_count",
-                 "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes")
+                 "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes", "serdes_gbps")
 
     def __init__(self, name, role, index, hostvars):
         self.name, self.role, self.index, self.vars = name, role, index, hostvars
@@ -218,7 +218,8 @@ def _switch(fab, name, role, index, hostvars):
     sw = Switch(name, role, index, hv)
     s = fab.settings
     sw.platform = errors.choice("roce_platform", hv.get("roce_platform", "sonic"), PLATFORMS, name)
-    catalog.asic_profile(hv.get("roce_asic"), hv.get("roce_asic_overrides"), name)
+    asic = catalog.asic_profile(hv.get("roce_asic"), hv.get("roce_asic_overrides"), name)
+    sw.serdes_gbps = asic.value("serdes_lane_gbps") or 50
     sw.port_count = errors.number("roce_port_count", hv.get("roce_port_count", s["switch_ports"]),
                                   2, 1024, "ports", name, integer=True)
     sw.qos = _merge(s["qos"], hv.get("roce_qos"), "roce_qos", name)
@@ -292,6 +293,12 @@ def _port(fab, sw, index, link, peer_kind, peer, peer_port):
     p.peer_kind, p.peer, p.peer_port = peer_kind, peer, peer_port
     p.speed_gbps, p.cable_m, p.media = link["speed_gbps"], link.get("cable_m"), link["media"]
     p.mtu_bytes = sw.mtu_bytes
+    # Default port map: lanes from the first lane the name encodes, as many as the speed needs
+    # at the ASIC's SerDes rate; alias etpN. A platform's real map goes in roce_link_overrides.
+    step = fab.settings["port_name_step"][sw.platform]
+    width = max(1, min(step, -(-p.speed_gbps // sw.serdes_gbps))) if p.speed_gbps else 1
+    p.lanes = ",".join(str(index * step + k) for k in range(width))
+    p.alias = "etp%d" % (index + 1) if sw.platform == "sonic" else name
     sw.ports[name] = p
     return p
 

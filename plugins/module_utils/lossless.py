@@ -127,6 +127,7 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
         "model": model,
         "lossless_pgs": pgs,
         "headroom_semantics": semantics,
+        "cell_bytes": asic.value("cell_bytes"),
         "total_buffer_bytes": total,
         "reserved_headroom_bytes": reserved_headroom,
         "shared_headroom_pool_bytes": shp,

@@ -115,7 +115,8 @@ def _bgp(fab, sw):
     for p in sorted(sw.ports.values(), key=lambda x: x.index):
         if p.peer_kind in ("spine", "leaf") and p.up:
             peer = fab.switches[p.peer]
-            neighbors.append({"port": p.name, "address": p.peer_address.split("/")[0],
+            neighbors.append({"port": p.name, "peer_port": p.peer_port,
+                              "address": p.peer_address.split("/")[0],
                               "local_address": p.address.split("/")[0], "asn": peer.asn,
                               "name": peer.name})
     # A leaf spreads over every uplink; a spine over its parallel links to the leaf.
@@ -137,6 +138,7 @@ def _switch_intent(fab, sw, asic, lossless_result):
             "peer": p.peer, "peer_port": p.peer_port, "speed_gbps": p.speed_gbps,
             "cable_m": p.cable_m, "media": p.media, "mtu_bytes": p.mtu_bytes,
             "address": p.address, "peer_address": p.peer_address,
+            "lanes": p.lanes, "alias": p.alias,
             "lossless": by_name.get(p.name),
         })
     down = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == "host" and p.up)

@@ -1,0 +1,75 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Action plugin roce.fabric.render: write every selected switch's files in one task."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.roce.fabric.plugins.module_utils import render
+
+MAX_DIFF_LINES = 200   # per file, so a first render of a big fabric stays readable
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset(("plan", "devices", "output_dir"))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        args = self._task.args
+        plan, root = args.get("plan"), args.get("output_dir")
+        if not isinstance(plan, dict) or "devices" not in plan:
+            return dict(result, failed=True, msg="plan: pass the registered result of "
+                        "roce.fabric.plan, e.g. plan_result.plan")
+        if plan["summary"]["errors"]:
+            return dict(result, failed=True, msg="the plan has %d ERROR(s); nothing rendered"
+                        % plan["summary"]["errors"])
+        if not root:
+            return dict(result, failed=True, msg="output_dir is required")
+        root = os.path.abspath(os.path.expanduser(root))
+        wanted = args.get("devices") or []
+        missing = [d for d in wanted if d not in plan["devices"]]
+        if missing:
+            return dict(result, failed=True, msg="devices not in the plan: %s" % missing)
+        switches = [d for d in wanted if plan["devices"][d]["kind"] == "switch"]
+        changed, diffs, written = [], [], 0
+        for name in switches:
+            for rel, text in sorted(render.render_switch(plan["devices"][name]).items()):
+                path = os.path.join(root, rel)
+                old = None
+                if os.path.exists(path):
+                    with open(path) as handle:
+                        old = handle.read()
+                if old == text:
+                    continue
+                changed.append(rel)
+                if self._task.diff:
+                    diffs.append({"before_header": path, "after_header": path,
+                                  "before": _clip(old or ""), "after": _clip(text)})
+                if not self._task.check_mode:
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    tmp_path = path + ".tmp"
+                    with open(tmp_path, "w") as handle:
+                        handle.write(text)
+                    os.replace(tmp_path, path)   # atomic: never a half-written config
+                    written += 1
+        result.update(changed=bool(changed), rendered=len(switches), changed_files=changed,
+                      output_dir=root, written=written)
+        if diffs:
+            result["diff"] = diffs
+        return result
+
+
+def _clip(text):
+    lines = text.splitlines(True)
+    if len(lines) <= MAX_DIFF_LINES:
+        return text
+    return "".join(lines[:MAX_DIFF_LINES]) + "... (%d more lines)\n" % (len(lines) - MAX_DIFF_LINES)
+
+

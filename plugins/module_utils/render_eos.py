@@ -1,0 +1,142 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Arista EOS CLI from one switch's plan intent.
+
+The lines are those of eos-and-avd.md §2 (verified by rendering with pyavd 6.4.0): the DSCP map,
+a QoS profile per ECN class with trust, PFC no-drop and the watchdog, per-queue ECN, strict CNP
+queue, DWRR RoCE/lossy queues, the Trident-family MMU profile on Broadcom XGS ASICs, DLB, and
+router bgp with maximum-paths. Numbers come from the plan; nothing is recomputed here.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
+
+
+def _seconds(ms):
+    return ("%.3f" % (ms / 1000.0)).rstrip("0").rstrip(".")
+
+
+def qos_profile_name(port):
+    e = port["lossless"]["ecn"]
+    return "ROCE_%dK_%dK" % (e["kmin_bytes"] // 1000, e["kmax_bytes"] // 1000)
+
+
+def eos_config(dev):
+    """Full EOS configuration text for switch intent ``dev``."""
+    q = dev["qos"]
+    wd = dev["pfc_watchdog"]
+    buf = dev["buffer"]
+    trig = buf["trigger"]
+    bgp = dev["bgp"]
+    out = ["! roce.fabric: %s (%s, %s) - rendered from the plan, do not edit"
+           % (dev["name"], dev["role"], dev["asic"]),
+           "hostname %s" % dev["name"], "!",
+           "service routing protocols model multi-agent", "!"]
+    for dscp, tc in sorted(q["dscp_to_tc"].items()):
+        out.append("qos map dscp %d to traffic-class %d" % (dscp, tc))
+    out.append("!")
+    if wd["enabled"]:
+        out += ["priority-flow-control pause watchdog default timeout %s"
+                % _seconds(wd["detection_ms"]),
+                "priority-flow-control pause watchdog default polling-interval %s"
+                % _seconds(wd["poll_ms"]),
+                "priority-flow-control pause watchdog default recovery-time %s"
+                % _seconds(wd["restoration_ms"]),
+                "priority-flow-control pause watchdog action %s" % wd["action"], "!"]
+    profiles = {}
+    for port in dev["ports"]:
+        if port["lossless"]:
+            profiles.setdefault(qos_profile_name(port), port["lossless"]["ecn"])
+    for name, ecn in sorted(profiles.items()):
+        out += ["qos profile %s" % name, "   qos trust dscp", "   priority-flow-control on"]
+        out += ["   priority-flow-control priority %d no-drop" % p for p in q["pfc_priorities"]]
+        if wd["enabled"]:
+            out += ["   priority-flow-control pause watchdog",
+                    "   priority-flow-control pause watchdog port action %s" % wd["action"]]
+        for queue in range(8):
+            if queue in q["ecn_queues"]:
+                out += ["   !", "   tx-queue %d" % queue, "      bandwidth percent 50",
+                        "      no priority",
+                        "      random-detect ecn minimum-threshold %d kbytes maximum-threshold "
+                        "%d kbytes max-mark-probability %d"
+                        % (ecn["kmin_bytes"] // 1000, ecn["kmax_bytes"] // 1000,
+                           ecn["pmax_percent"])]
+            elif queue == q["cnp_tc"]:
+                out += ["   !", "   tx-queue %d" % queue,
+                        "      priority strict" if q["cnp_scheduler"] == "strict"
+                        else "      no priority"]
+            elif queue == 0:
+                out += ["   !", "   tx-queue 0", "      bandwidth percent 50", "      no priority"]
+        out.append("!")
+    if dev["asic"] in STRATA and trig is not None:
+        size = max([p["lossless"]["headroom"]["size_bytes"] for p in dev["ports"]
+                    if p["lossless"]] or [0])
+        out += ["platform trident mmu queue profile ROCE"]
+        for pg in q["lossless_priorities"]:
+            out += ["   ingress priority-group %d reserved bytes %d" % (pg, size),
+                    "   ingress priority-group %d threshold %s" % (pg, trig["eos_threshold"])]
+        out += ["!", "platform trident mmu queue profile ROCE apply"]
+        if buf["shared_headroom_pool_bytes"]:
+            cell = buf.get("cell_bytes") or 254
+            out.append("platform trident mmu headroom-pool limit cells %d"
+                       % (buf["shared_headroom_pool_bytes"] // cell))
+        out.append("!")
+    if dev["ecmp"]["adaptive_routing"]:
+        out += ["ip hardware fib load-balance distribution dynamic", "!"]
+    out.append("interface Loopback0")
+    out += ["   ip address %s" % dev["loopback"], "!"]
+    for port in dev["ports"]:
+        out += ["interface %s" % port["name"],
+                "   description %s:%s" % (port["peer"], port["peer_port"]),
+                "   mtu %d" % port["mtu_bytes"],
+                "   speed %dg" % port["speed_gbps"],
+                "   no switchport",
+                "   ip address %s" % port["address"]]
+        if port["lossless"]:
+            out.append("   service-profile %s" % qos_profile_name(port))
+        out += ["   shutdown" if not port["up"] else "   no shutdown", "!"]
+    out += ["ip routing", "!", "router bgp %d" % bgp["asn"],
+            "   router-id %s" % bgp["router_id"],
+            "   maximum-paths %d ecmp %d" % (bgp["maximum_paths"], bgp["maximum_paths"]),
+            "   bgp bestpath as-path multipath-relax"]
+    for nbr in bgp["neighbors"]:
+        out += ["   neighbor %s remote-as %d" % (nbr["address"], nbr["asn"]),
+                "   neighbor %s description %s" % (nbr["address"], nbr["name"])]
+        if bgp["allowas_in"]:
+            out.append("   neighbor %s allowas-in 1" % nbr["address"])
+    out += ["   redistribute connected", "!", "end"]
+    return "\n".join(out) + "\n"
+
+
+def parse_blocks(text):
+    """Parse EOS CLI into (line, children) blocks by indentation; raise ValueError on a child
+    indented under nothing, an indentation jump of more than one level, tabs, or text after
+    'end'. Indentation unit is 3 spaces (EOS running-config style)."""
+    root = []
+    stack = [(-1, root)]
+    ended = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("!"):
+            continue
+        if "\t" in raw:
+            raise ValueError("line %d: tab in indentation" % number)
+        if ended:
+            raise ValueError("line %d: text after 'end'" % number)
+        indent = len(raw) - len(raw.lstrip(" "))
+        if indent % 3:
+            raise ValueError("line %d: indentation %d is not a multiple of 3" % (number, indent))
+        level = indent // 3
+        while stack[-1][0] >= level:
+            stack.pop()
+        if level > stack[-1][0] + 1:
+            raise ValueError("line %d: indented under nothing: %r" % (number, raw))
+        node = (raw.strip(), [])
+        stack[-1][1].append(node)
+        stack.append((level, node[1]))
+        if raw.strip() == "end" and level == 0:
+            ended = True
+    return root

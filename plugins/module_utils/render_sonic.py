@@ -1,0 +1,215 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""SONiC config_db.json and FRR (split mode) configuration from one switch's plan intent.
+
+Every lossless number is copied from the plan, never recomputed here. Lossless buffer profiles
+are pinned per (speed, cable class) with SONiC's own names (pg_lossless_<Mb/s>_<m>m_profile), so
+buffermgrd's ini lookup plays no part. Routing uses SONiC's split FRR mode: bgpd.conf is rendered
+here and loaded as is, because the CONFIG_DB BGP tables cannot express multipath-relax, per-peer
+graceful-shutdown or the route-maps a leaf-pair roll needs; BGP_NEIGHBOR and DEVICE_NEIGHBOR are
+still written so SONiC's show and LLDP tooling know the peers.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+MAP = "ROCE"
+HASH_FIELDS = {"src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_protocol": "IP_PROTOCOL",
+               "l4_src_port": "L4_SRC_PORT", "l4_dst_port": "L4_DST_PORT",
+               "in_port": "IN_PORT"}
+ROUTER_TYPE = {"leaf": "LeafRouter", "spine": "SpineRouter"}
+FLEX_COUNTERS = ("PFCWD", "QUEUE", "PG_WATERMARK", "QUEUE_WATERMARK", "PORT")
+SCHEDULERS = {"cnp_strict": {"type": "STRICT"},
+              "roce_dwrr": {"type": "DWRR", "weight": "50"},   # Cumulus RoCE: TC3 DWRR 50 %
+              "lossy_dwrr": {"type": "DWRR", "weight": "50"}}  # and TC0 DWRR 50 %
+
+
+def _ranges(values):
+    """[0, 1, 2, 4, 5] -> ['0-2', '4-5'] (SONiC range keys)."""
+    out = []
+    values = sorted(values)
+    start = prev = None
+    for v in values + [None]:
+        if start is None:
+            start = prev = v
+        elif v is not None and v == prev + 1:
+            prev = v
+        else:
+            out.append(str(start) if start == prev else "%d-%d" % (start, prev))
+            start = prev = v
+    return out
+
+
+def profile_name(port):
+    ll = port["lossless"]
+    return "pg_lossless_%d_%dm_profile" % (port["speed_gbps"] * 1000, ll["cable_class_m"])
+
+
+def wred_name(ecn):
+    return "ROCE_LOSSLESS_%d_%d" % (ecn["kmin_bytes"], ecn["kmax_bytes"])
+
+
+def config_db(dev):
+    """CONFIG_DB tables for switch intent ``dev`` (the plan's devices[<switch>])."""
+    q = dev["qos"]
+    buf = dev["buffer"]
+    trig = buf["trigger"]
+    ports = [p for p in dev["ports"]]
+    lossless = q["lossless_priorities"]
+    lossy_pgs = [0]
+    lossy_queues = [t for t in range(8) if t not in lossless]
+    db = {
+        "DEVICE_METADATA": {"localhost": {
+            "hostname": dev["name"], "type": ROUTER_TYPE[dev["role"]],
+            "bgp_asn": str(dev["bgp"]["asn"]), "buffer_model": "traditional",
+            "docker_routing_config_mode": "split", "default_pfcwd_status": "enable"}},
+        "LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|%s" % dev["loopback"]: {}},
+        "PORT": {}, "INTERFACE": {}, "DEVICE_NEIGHBOR": {}, "BGP_NEIGHBOR": {},
+        "CABLE_LENGTH": {"AZURE": {}},
+        "BUFFER_POOL": _pools(buf),
+        "BUFFER_PROFILE": {
+            "ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0",
+                                      "dynamic_th": "3"},
+            "egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "0",
+                                        "static_th": str(buf["total_buffer_bytes"])},
+            "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "1518",
+                                     "dynamic_th": "3"},
+        },
+        "BUFFER_PG": {}, "BUFFER_QUEUE": {},
+        "DSCP_TO_TC_MAP": {MAP: dict((str(d), str(q["dscp_to_tc"].get(d, 0)))
+                                     for d in range(64))},
+        "TC_TO_PRIORITY_GROUP_MAP": {MAP: dict((str(t), str(pg))
+                                               for t, pg in sorted(q["tc_to_pg"].items()))},
+        "TC_TO_QUEUE_MAP": {MAP: dict((str(t), str(x))
+                                      for t, x in sorted(q["tc_to_queue"].items()))},
+        "MAP_PFC_PRIORITY_TO_QUEUE": {MAP: dict((str(t), str(t)) for t in range(8))},
+        "PORT_QOS_MAP": {"global": {"dscp_to_tc_map": MAP}},
+        "WRED_PROFILE": {}, "QUEUE": {}, "SCHEDULER": dict(SCHEDULERS),
+        "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": str(dev["pfc_watchdog"]["poll_ms"])}},
+        "SWITCH_HASH": {"GLOBAL": {
+            "ecmp_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["hash_fields"] if f in HASH_FIELDS],
+            "lag_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["hash_fields"] if f in HASH_FIELDS],
+        }},
+        "FLEX_COUNTER_TABLE": dict((c, {"FLEX_COUNTER_STATUS": "enable"}) for c in FLEX_COUNTERS),
+    }
+    pfc = ",".join(str(p) for p in q["pfc_priorities"])
+    wd = dev["pfc_watchdog"]
+    for port in ports:
+        name = port["name"]
+        ll = port["lossless"]
+        db["PORT"][name] = {
+            "lanes": port["lanes"], "alias": port["alias"], "index": str(port["index"] + 1),
+            "speed": str(port["speed_gbps"] * 1000), "mtu": str(port["mtu_bytes"]), "fec": "rs",
+            "admin_status": "up" if port["up"] else "down",
+            "description": "%s:%s" % (port["peer"], port["peer_port"]),
+        }
+        db["INTERFACE"][name] = {}
+        db["INTERFACE"]["%s|%s" % (name, port["address"])] = {}
+        db["DEVICE_NEIGHBOR"][name] = {"name": port["peer"], "port": port["peer_port"]}
+        if not ll:
+            continue    # admin-down port: no lossless objects
+        db["CABLE_LENGTH"]["AZURE"][name] = "%dm" % ll["cable_class_m"]
+        prof = profile_name(port)
+        db["BUFFER_PROFILE"][prof] = _pg_profile(ll["headroom"], trig, buf)
+        for pg in _ranges(lossless):
+            db["BUFFER_PG"]["%s|%s" % (name, pg)] = {"profile": prof}
+        for pg in _ranges(lossy_pgs):
+            db["BUFFER_PG"]["%s|%s" % (name, pg)] = {"profile": "ingress_lossy_profile"}
+        for qr in _ranges(lossless):
+            db["BUFFER_QUEUE"]["%s|%s" % (name, qr)] = {"profile": "egress_lossless_profile"}
+        for qr in _ranges(lossy_queues):
+            db["BUFFER_QUEUE"]["%s|%s" % (name, qr)] = {"profile": "egress_lossy_profile"}
+        db["PORT_QOS_MAP"][name] = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP,
+                                    "tc_to_pg_map": MAP, "pfc_to_queue_map": MAP,
+                                    "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
+        wred = wred_name(ll["ecn"])
+        db["WRED_PROFILE"][wred] = _wred(ll["ecn"])
+        for queue in range(8):
+            if queue in q["ecn_queues"]:
+                entry = {"scheduler": "roce_dwrr", "wred_profile": wred}
+            elif queue == q["cnp_tc"]:
+                entry = {"scheduler": "cnp_strict" if q["cnp_scheduler"] == "strict"
+                         else "lossy_dwrr"}
+            elif queue == 0:
+                entry = {"scheduler": "lossy_dwrr"}
+            else:
+                continue
+            db["QUEUE"]["%s|%d" % (name, queue)] = entry
+        if wd["enabled"]:
+            db["PFC_WD"][name] = {"action": wd["action"],
+                                  "detection_time": str(wd["detection_ms"]),
+                                  "restoration_time": str(wd["restoration_ms"])}
+    for nbr in dev["bgp"]["neighbors"]:
+        db["BGP_NEIGHBOR"][nbr["address"]] = {
+            "asn": str(nbr["asn"]), "name": nbr["name"], "local_addr": nbr["local_address"],
+            "admin_status": "up", "holdtime": "9", "keepalive": "3"}
+    return dict((k, v) for k, v in db.items() if v)
+
+
+def _pools(buf):
+    pools = {
+        "ingress_lossless_pool": {"type": "ingress", "mode": "dynamic",
+                                  "size": str(buf["shared_pool_bytes"]
+                                              + buf["reserved_headroom_bytes"])},
+        "egress_lossless_pool": {"type": "egress", "mode": "static",
+                                 "size": str(buf["total_buffer_bytes"])},
+        "egress_lossy_pool": {"type": "egress", "mode": "dynamic",
+                              "size": str(buf["shared_pool_bytes"])},
+    }
+    if buf["shared_headroom_pool_bytes"]:
+        pools["ingress_lossless_pool"]["xoff"] = str(buf["shared_headroom_pool_bytes"])
+    return pools
+
+
+def _pg_profile(hr, trig, buf):
+    prof = {"pool": "ingress_lossless_pool", "xon": str(hr["xon_bytes"]),
+            "xoff": str(hr["xoff_bytes"]), "size": str(hr["size_bytes"])}
+    if trig["mode"] == "dynamic":
+        prof["dynamic_th"] = str(trig["dynamic_th"])
+    else:
+        prof["static_th"] = str(trig["static_th_bytes"])
+    if buf["headroom_semantics"] == "shared_headroom_pool":
+        prof["xon_offset"] = str(trig["xon_offset_bytes"])
+    return prof
+
+
+def _wred(ecn):
+    prof = {"ecn": "ecn_all"}
+    for colour in ("green", "yellow", "red"):
+        prof.update({
+            "wred_%s_enable" % colour: "true",   # without it SAI ignores the colour (sonic#4545)
+            "%s_min_threshold" % colour: str(ecn["kmin_bytes"]),
+            "%s_max_threshold" % colour: str(ecn["kmax_bytes"]),
+            "%s_drop_probability" % colour: str(ecn["pmax_percent"]),
+        })
+    return prof
+
+
+def frr_bgpd(dev):
+    """bgpd.conf for SONiC's split FRR mode (also what the namespace lab runs)."""
+    bgp = dev["bgp"]
+    lines = [
+        "! roce.fabric: %s (%s) - rendered from the plan, do not edit" % (dev["name"],
+                                                                       dev["role"]),
+        "frr defaults datacenter",
+        "hostname %s" % dev["name"],
+        "!",
+        "router bgp %d" % bgp["asn"],
+        " bgp router-id %s" % bgp["router_id"],
+        " bgp bestpath as-path multipath-relax",
+        " no bgp ebgp-requires-policy",
+    ]
+    for nbr in bgp["neighbors"]:
+        lines.append(" neighbor %s remote-as %d" % (nbr["address"], nbr["asn"]))
+        lines.append(" neighbor %s description %s:%s" % (nbr["address"], nbr["name"],
+                                                         nbr["peer_port"]))
+        lines.append(" neighbor %s timers 3 9" % nbr["address"])
+    # Leaves announce their host /31s and loopback; fabric /31s ride along (harmless).
+    lines += [" !", " address-family ipv4 unicast", "  redistribute connected",
+              "  maximum-paths %d" % bgp["maximum_paths"]]
+    if bgp["allowas_in"]:
+        lines += ["  neighbor %s allowas-in 1" % n["address"] for n in bgp["neighbors"]]
+    lines += [" exit-address-family", "!"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,80 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Documentation of the roce.fabric.render action plugin (it runs on the controller only)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: render
+short_description: Render the configs, structured intent and docs of many switches in one task
+version_added: 0.1.0
+author:
+  - roce.fabric contributors (@roce-fabric)
+description:
+  - Writes, for every switch in O(devices), C(configs/<host>.json) (SONiC config_db) and
+    C(configs/<host>.bgpd.conf) (FRR, split mode) or C(configs/<host>.cfg) (Arista EOS),
+    C(structured/<host>.yml) (platform-neutral intent) and C(docs/<host>.md) (per-port lossless
+    table and where each number came from) under O(output_dir).
+  - Numbers are copied from the plan of M(roce.fabric.plan); nothing is recomputed. A plan with
+    any ERROR renders nothing.
+  - Writes only files whose content changes (atomically), so a second run changes nothing.
+    Hosts in O(devices) that are not switches are skipped.
+options:
+  plan:
+    description: The C(plan) returned by M(roce.fabric.plan).
+    type: dict
+    required: true
+  devices:
+    description: Inventory names to render, typically C(ansible_play_hosts) so C(--limit) applies.
+    type: list
+    elements: str
+    required: true
+  output_dir:
+    description: Root directory of the rendered files.
+    type: path
+    required: true
+attributes:
+  check_mode:
+    support: full
+    description: Reports the files that would change and writes nothing.
+  diff_mode:
+    support: full
+    description: Shows the change of every file (clipped to 200 lines per file).
+  platform:
+    support: full
+    platforms: posix
+    description: Runs on the controller only; no device is contacted.
+"""
+
+EXAMPLES = r"""
+- name: Render the switches of this play
+  roce.fabric.render:
+    plan: "{{ plan_result.plan }}"
+    devices: "{{ ansible_play_hosts }}"
+    output_dir: "{{ playbook_dir }}/intended"
+  run_once: true
+"""
+
+RETURN = r"""
+rendered:
+  description: Number of switches rendered.
+  returned: success
+  type: int
+changed_files:
+  description: Paths (relative to output_dir) whose content changed.
+  returned: success
+  type: list
+  elements: str
+output_dir:
+  description: Absolute output root.
+  returned: success
+  type: str
+written:
+  description: Files written (0 in check mode).
+  returned: success
+  type: int
+"""
