@@ -9,7 +9,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/.collections
 export PYTEST_ADDOPTS ?= -p no:cacheprovider
 
-.PHONY: setup demo test unit lint sanity molecule doc-check benchmark clean
+.PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden clean
 
 setup: $(STAMP) $(LINK)
 
@@ -48,6 +48,11 @@ molecule: setup
 
 benchmark: setup
 	$(BIN)/python benchmarks/bench_plan.py
+
+# Regenerate the golden files after an intended change of the rendered output (review the diff).
+golden: setup
+	rm -rf tests/golden/example
+	$(BIN)/ansible-playbook site.yml -e switch_output_dir=$(CURDIR)/tests/golden/example
 
 clean:
 	rm -rf $(VENV) .collections .build .ansible tests/output

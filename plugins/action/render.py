@@ -71,5 +71,3 @@ def _clip(text):
     if len(lines) <= MAX_DIFF_LINES:
         return text
     return "".join(lines[:MAX_DIFF_LINES]) + "... (%d more lines)\n" % (len(lines) - MAX_DIFF_LINES)
-
-

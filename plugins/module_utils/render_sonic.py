@@ -29,17 +29,19 @@ SCHEDULERS = {"cnp_strict": {"type": "STRICT"},
 def _ranges(values):
     """[0, 1, 2, 4, 5] -> ['0-2', '4-5'] (SONiC range keys)."""
     out = []
-    values = sorted(values)
-    start = prev = None
-    for v in values + [None]:
-        if start is None:
-            start = prev = v
-        elif v is not None and v == prev + 1:
-            prev = v
-        else:
-            out.append(str(start) if start == prev else "%d-%d" % (start, prev))
-            start = prev = v
+    run = []
+    for v in sorted(values):
+        if run and v != run[-1] + 1:
+            out.append(_span(run))
+            run = []
+        run.append(v)
+    if run:
+        out.append(_span(run))
     return out
+
+
+def _span(run):
+    return str(run[0]) if len(run) == 1 else "%d-%d" % (run[0], run[-1])
 
 
 def profile_name(port):
@@ -56,7 +58,7 @@ def config_db(dev):
     q = dev["qos"]
     buf = dev["buffer"]
     trig = buf["trigger"]
-    ports = [p for p in dev["ports"]]
+    ports = dev["ports"]
     lossless = q["lossless_priorities"]
     lossy_pgs = [0]
     lossy_queues = [t for t in range(8) if t not in lossless]
@@ -191,8 +193,8 @@ def frr_bgpd(dev):
     """bgpd.conf for SONiC's split FRR mode (also what the namespace lab runs)."""
     bgp = dev["bgp"]
     lines = [
-        "! roce.fabric: %s (%s) - rendered from the plan, do not edit" % (dev["name"],
-                                                                       dev["role"]),
+        "! roce.fabric: %s (%s) - rendered from the plan, do not edit"
+        % (dev["name"], dev["role"]),
         "frr defaults datacenter",
         "hostname %s" % dev["name"],
         "!",
@@ -203,8 +205,8 @@ def frr_bgpd(dev):
     ]
     for nbr in bgp["neighbors"]:
         lines.append(" neighbor %s remote-as %d" % (nbr["address"], nbr["asn"]))
-        lines.append(" neighbor %s description %s:%s" % (nbr["address"], nbr["name"],
-                                                         nbr["peer_port"]))
+        lines.append(" neighbor %s description %s:%s"
+                     % (nbr["address"], nbr["name"], nbr["peer_port"]))
         lines.append(" neighbor %s timers 3 9" % nbr["address"])
     # Leaves announce their host /31s and loopback; fabric /31s ride along (harmless).
     lines += [" !", " address-family ipv4 unicast", "  redistribute connected",

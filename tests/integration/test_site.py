@@ -90,3 +90,41 @@ def test_1024_gpu_cluster_in_well_under_100_lines(inventory_data):
     assert result["violations"] == []
     leaf = result["devices"]["leaf01"]
     assert leaf["bgp"]["ecmp_width"] == 64 and leaf["oversubscription"] == 1.0
+
+
+def test_render_writes_every_switch_and_a_second_run_changes_nothing(tmp_path):
+    out = tmp_path / "intended"
+    first = run_site("-e", "switch_output_dir=%s" % out)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert sorted(os.listdir(out / "configs")) == [
+        "leaf1a.bgpd.conf", "leaf1a.json", "leaf1b.bgpd.conf", "leaf1b.json", "leaf2a.cfg",
+        "leaf2b.cfg", "spine1.cfg", "spine2.cfg"]
+    second = run_site("-e", "switch_output_dir=%s" % out)
+    assert "0 file(s) changed" in second.stdout and "changed=1" not in second.stdout
+
+
+def test_roll_one_pair_renders_only_that_pair(tmp_path):
+    out = tmp_path / "intended"
+    result = run_site("--tags", "leaf", "--limit", "leaf_pair2", "-e",
+                      "switch_output_dir=%s" % out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert ALL_CLEAR in result.stdout      # the plan still covers the whole fabric
+    assert sorted(os.listdir(out / "configs")) == ["leaf2a.cfg", "leaf2b.cfg"]
+
+
+def test_check_mode_writes_nothing(tmp_path):
+    out = tmp_path / "intended"
+    result = run_site("--check", "--diff", "-e", "switch_output_dir=%s" % out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "hostname spine1" in result.stdout          # the diff shows the would-be config
+    assert not out.exists()
+
+
+def test_seeded_violation_renders_nothing(inventory_copy, tmp_path):
+    (inventory_copy / "host_vars" / "spine2.yml").write_text("roce_mtu: 9000\n")
+    out = tmp_path / "intended"
+    result = run_site("-i", str(inventory_copy / "hosts.yml"), "-e",
+                      "switch_output_dir=%s" % out)
+    assert result.returncode != 0
+    assert "mtu-chain" in result.stdout
+    assert not out.exists()

@@ -1,0 +1,139 @@
+"""Rendering: golden files, SONiC YANG validity, EOS block structure, and numbers traced to the
+plan and to SONiC's own tables."""
+import copy
+import json
+import os
+
+import pytest
+
+from ansible_collections.roce.fabric.plugins.module_utils import (
+    plan, render, render_eos, render_sonic, sonic_yang)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))))
+GOLDEN = os.path.join(ROOT, "tests", "golden", "example")
+YANG = os.environ.get("ROCE_SONIC_YANG_DIR",
+                      os.path.join(os.path.dirname(ROOT), "shared", "sonic-yang"))
+_VALIDATOR = []
+
+
+@pytest.fixture
+def validator():
+    if not _VALIDATOR:
+        _VALIDATOR.append(sonic_yang.Validator(YANG))
+    return _VALIDATOR[0]
+
+
+@pytest.fixture
+def example_plan(example):
+    return plan.build_plan(*example)
+
+
+def test_rendered_example_equals_golden_files(example_plan):
+    produced = {}
+    for name, dev in example_plan["devices"].items():
+        if dev["kind"] == "switch":
+            produced.update(render.render_switch(dev))
+    golden = {}
+    for folder, _dirs, files in os.walk(GOLDEN):
+        for fname in files:
+            path = os.path.join(folder, fname)
+            with open(path) as handle:
+                golden[os.path.relpath(path, GOLDEN)] = handle.read()
+    assert sorted(produced) == sorted(golden)
+    for rel in sorted(golden):
+        assert produced[rel] == golden[rel], "%s differs from the golden file" % rel
+
+
+def test_every_sonic_config_is_yang_valid(example_plan, validator):
+    sonic = [d for d in example_plan["devices"].values() if d.get("platform") == "sonic"]
+    assert len(sonic) == 2
+    for dev in sonic:
+        validator.validate(render_sonic.config_db(dev))
+
+
+def test_yang_rejects_a_broken_config(example_plan, validator):
+    db = render_sonic.config_db(example_plan["devices"]["leaf1a"])
+    bad = copy.deepcopy(db)
+    profile = next(iter(bad["WRED_PROFILE"].values()))
+    profile["green_max_threshold"] = "1"            # max below min
+    with pytest.raises(sonic_yang.YangError):
+        validator.validate(bad)
+    bad = copy.deepcopy(db)
+    bad["QUEUE"]["Ethernet0|3"]["scheduler"] = "nope"   # dangling leafref
+    with pytest.raises(sonic_yang.YangError):
+        validator.validate(bad)
+
+
+def test_validator_accepts_upstream_samples(validator):
+    # SONiC's own rendered samples (shared/sonic-yang/upstream-samples) are a positive control.
+    folder = os.path.join(YANG, "upstream-samples")
+    samples = sorted(os.listdir(folder))
+    assert samples
+    for sample in samples:
+        with open(os.path.join(folder, sample)) as handle:
+            validator.validate(json.load(handle))
+
+
+def test_sonic_numbers_come_from_the_plan(example_plan):
+    dev = example_plan["devices"]["leaf1a"]
+    db = render_sonic.config_db(dev)
+    port = dev["ports"][0]
+    ecn = port["lossless"]["ecn"]
+    wred = db["WRED_PROFILE"][render_sonic.wred_name(ecn)]
+    assert wred["green_min_threshold"] == str(ecn["kmin_bytes"])
+    assert wred["green_max_threshold"] == str(ecn["kmax_bytes"])
+    assert wred["wred_green_enable"] == "true" and wred["ecn"] == "ecn_all"
+    prof = db["BUFFER_PROFILE"][render_sonic.profile_name(port)]
+    hr = port["lossless"]["headroom"]
+    assert (prof["xon"], prof["xoff"], prof["size"]) == \
+        (str(hr["xon_bytes"]), str(hr["xoff_bytes"]), str(hr["size_bytes"]))
+    assert prof["dynamic_th"] == str(dev["buffer"]["trigger"]["dynamic_th"])
+    assert db["PORT_QOS_MAP"][port["name"]]["pfc_enable"] == "3"
+    assert db["DSCP_TO_TC_MAP"]["ROCE"]["26"] == "3" and db["DSCP_TO_TC_MAP"]["ROCE"]["48"] == "6"
+    assert db["QUEUE"]["%s|6" % port["name"]]["scheduler"] == "cnp_strict"
+    assert db["SCHEDULER"]["cnp_strict"]["type"] == "STRICT"
+    assert "L4_SRC_PORT" in db["SWITCH_HASH"]["GLOBAL"]["ecmp_hash"]
+    assert db["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] == "200"
+    assert db["DEVICE_METADATA"]["localhost"]["docker_routing_config_mode"] == "split"
+
+
+def test_sonic_profile_matches_sn5600_ini(small_clos):
+    # sonic.md §1.4: SN5600 400000 40m -> size 303104, xon 19456, xoff 283648 (port MTU 9100,
+    # LOSSLESS_TRAFFIC_PATTERN mtu 1024, small packets 100 %).
+    groups, hv = small_clos(host_link={"speed_gbps": 400, "cable_m": 40, "media": "fiber"},
+                            mtu={"host": 9000, "leaf": 9100, "spine": 9100})
+    hv["leaf1a"].update({"roce_asic": "spectrum4", "roce_lossless": {
+        "model": "sonic-nvidia", "sonic": {"lossless_mtu_bytes": 1024, "small_packet_pct": 100}}})
+    result = plan.build_plan(groups, hv)
+    db = render_sonic.config_db(result["devices"]["leaf1a"])
+    prof = db["BUFFER_PROFILE"]["pg_lossless_400000_40m_profile"]
+    assert (prof["size"], prof["xon"], prof["xoff"]) == ("303104", "19456", "283648")
+    assert db["CABLE_LENGTH"]["AZURE"]["Ethernet0"] == "40m"
+
+
+def test_eos_lines_carry_the_plan(example_plan):
+    dev = example_plan["devices"]["spine1"]
+    text = render_eos.eos_config(dev)
+    ecn = dev["ports"][0]["lossless"]["ecn"]
+    assert ("random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes "
+            "max-mark-probability %d" % (ecn["kmin_bytes"] // 1000, ecn["kmax_bytes"] // 1000,
+                                         ecn["pmax_percent"])) in text
+    assert "qos map dscp 26 to traffic-class 3" in text
+    assert "   priority-flow-control priority 3 no-drop" in text
+    assert "maximum-paths 64 ecmp 64" in text
+    assert "   ingress priority-group 3 threshold 2" in text      # alpha 2 = dynamic_th 1
+    blocks = dict(render_eos.parse_blocks(text))
+    assert "      priority strict" not in text.split("tx-queue 3")[1].split("!")[0]
+    assert blocks["interface Ethernet1/1"][-1][0] == "no shutdown"
+
+
+@pytest.mark.parametrize("text", [
+    "interface Ethernet1\n      mtu 9216\n",            # jumps two levels
+    "hostname x\n  mtu 9216\n",                        # not a multiple of 3
+    "hostname x\nend\nhostname y\n",                   # text after end
+    "hostname x\n\tmtu 1\n",                           # tab
+])
+def test_eos_parser_rejects_malformed_blocks(text):
+    with pytest.raises(ValueError):
+        render_eos.parse_blocks(text)
