@@ -1,6 +1,8 @@
-"""Benchmark: plan + every check for synthetic rail-optimized fabrics, on one core.
+"""Benchmark: plan + every check, then rendering of every switch, for synthetic rail-optimized
+fabrics on one core.
 
-Prints GPUs, devices, links, seconds, devices per second and peak RSS per fabric size. Not a
+Prints GPUs, devices, links, plan seconds, devices per second, peak RSS, and render seconds and
+milliseconds per switch (all files of a switch, in memory) per fabric size. Not a
 timed test: run `make benchmark` and compare the figures across changes. Each size runs in a
 fresh process so peak RSS belongs to that size alone.
 
@@ -18,7 +20,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), ".collections"))
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils import plan, render  # noqa: E402
 
 LEAF_DOWN = 64
 
@@ -55,23 +57,32 @@ def run_one(gpus):
     start = time.perf_counter()
     result = plan.build_plan(groups, hostvars)
     elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    switches = [d for d in result["devices"].values() if d["kind"] == "switch"]
+    size = 0
+    for dev in switches:
+        size += sum(len(text) for text in render.render_switch(dev).values())
+    render_s = time.perf_counter() - start
     s = result["summary"]
     devices = s["spines"] + s["leaves"] + s["hosts"]
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(json.dumps({"gpus": gpus, "devices": devices, "links": s["links"],
-                      "seconds": elapsed, "errors": s["errors"], "rss_mb": rss}))
+                      "seconds": elapsed, "errors": s["errors"], "rss_mb": rss,
+                      "switches": len(switches), "render_s": render_s, "rendered_mb": size / 1e6}))
 
 
 def main(sizes):
-    print("%8s %8s %8s %9s %11s %12s %7s" % ("GPUs", "devices", "links", "seconds",
-                                             "devices/s", "peak RSS MB", "errors"))
+    print("%8s %8s %8s %9s %11s %12s %7s %9s %9s %12s" % (
+        "GPUs", "devices", "links", "plan s", "devices/s", "peak RSS MB", "errors", "switches",
+        "render s", "ms/switch"))
     for gpus in sizes:
         out = subprocess.run([sys.executable, __file__, "--one", str(gpus)], check=True,
                              capture_output=True, text=True).stdout
         r = json.loads(out.strip().splitlines()[-1])
-        print("%8d %8d %8d %9.2f %11.0f %12.1f %7d" % (
+        print("%8d %8d %8d %9.2f %11.0f %12.1f %7d %9d %9.2f %12.1f" % (
             r["gpus"], r["devices"], r["links"], r["seconds"], r["devices"] / r["seconds"],
-            r["rss_mb"], r["errors"]))
+            r["rss_mb"], r["errors"], r["switches"], r["render_s"],
+            1000 * r["render_s"] / r["switches"]))
 
 
 if __name__ == "__main__":

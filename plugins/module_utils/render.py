@@ -117,6 +117,8 @@ def device_doc(dev):
     if dev["platform"] == "sonic":
         lines += ["", "## SONiC notes", "", "- FRR runs in split mode: bgpd.conf is rendered "
                   "next to config_db.json and loaded as is.", "- " + ARS_NOTE]
+    elif dev["asic"] not in render_eos.SAND:
+        lines += ["", "## EOS notes", "", "- " + render_eos.HASH_NOTE % dev["asic"]]
     return "\n".join(lines) + "\n"
 
 

@@ -14,6 +14,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
+SAND = ("jericho2", "jericho3")
+ROCE_UDP_PORT = 4791          # RoCEv2 destination port (lossless-math.md §5.1)
+ROCE_DEST_QP_BYTES = "5-7"    # BTH bytes of the destination QP (AVD #4925, eos-and-avd.md §2)
+HASH_NOTE = ("ECMP hash on %s: EOS hashes IPv4 ECMP on the platform default fields; no CLI "
+             "is rendered for them (our sources verify none for Strata ASICs), so the plan's "
+             "hash fields and per-tier seed are documentation only on this device.")
 
 
 def _seconds(ms):
@@ -85,6 +91,11 @@ def eos_config(dev):
             out.append("platform trident mmu headroom-pool limit cells %d"
                        % (buf["shared_headroom_pool_bytes"] // cell))
         out.append("!")
+    if dev["asic"] in SAND:
+        # RoCEv2 entropy beyond the UDP source port: hash the destination QP (META24 E-ECMP).
+        out += ["load-balance policies", "   load-balance sand profile default",
+                "      fields udp dst-port %d" % ROCE_UDP_PORT,
+                "         payload bytes %s" % ROCE_DEST_QP_BYTES, "!"]
     if dev["ecmp"]["adaptive_routing"]:
         out += ["ip hardware fib load-balance distribution dynamic", "!"]
     out.append("interface Loopback0")

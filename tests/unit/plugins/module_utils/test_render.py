@@ -137,3 +137,15 @@ def test_eos_lines_carry_the_plan(example_plan):
 def test_eos_parser_rejects_malformed_blocks(text):
     with pytest.raises(ValueError):
         render_eos.parse_blocks(text)
+
+
+def test_jericho_spine_hashes_the_roce_destination_qp(small_clos):
+    groups, hv = small_clos()
+    for spine in ("spine1", "spine2"):
+        hv[spine].update({"roce_asic": "jericho2", "roce_platform": "eos"})
+    dev = plan.build_plan(groups, hv)["devices"]["spine1"]
+    text = render_eos.eos_config(dev)
+    assert ("load-balance policies\n   load-balance sand profile default\n"
+            "      fields udp dst-port 4791\n         payload bytes 5-7\n") in text
+    assert "platform trident mmu" not in text        # no Strata MMU knobs on Jericho
+    render_eos.parse_blocks(text)
