@@ -15,6 +15,9 @@ __metaclass__ = type
 
 STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
 SAND = ("jericho2", "jericho3")
+# Lane-qualified speeds EOS accepts (valid values of AVD's ethernet_interfaces.speed, pyavd 6.4.0).
+LANE_SPEEDS = frozenset(("50g-1", "50g-2", "100g-1", "100g-2", "100g-4", "200g-1", "200g-2",
+                         "200g-4", "400g-2", "400g-4", "400g-8", "800g-4", "800g-8", "40g-4"))
 ROCE_UDP_PORT = 4791          # RoCEv2 destination port (lossless-math.md §5.1)
 ROCE_DEST_QP_BYTES = "5-7"    # BTH bytes of the destination QP (AVD #4925, eos-and-avd.md §2)
 HASH_NOTE = ("ECMP hash on %s: EOS hashes IPv4 ECMP on the platform default fields; no CLI "
@@ -24,6 +27,12 @@ HASH_NOTE = ("ECMP hash on %s: EOS hashes IPv4 ECMP on the platform default fiel
 
 def _seconds(ms):
     return ("%.3f" % (ms / 1000.0)).rstrip("0").rstrip(".")
+
+
+def _speed(port):
+    lanes = len(str(port["lanes"]).split(","))
+    lane_speed = "%dg-%d" % (port["speed_gbps"], lanes)
+    return lane_speed if lane_speed in LANE_SPEEDS else "%dg" % port["speed_gbps"]
 
 
 def qos_profile_name(port):
@@ -104,7 +113,7 @@ def eos_config(dev):
         out += ["interface %s" % port["name"],
                 "   description %s:%s" % (port["peer"], port["peer_port"]),
                 "   mtu %d" % port["mtu_bytes"],
-                "   speed %dg" % port["speed_gbps"],
+                "   speed %s" % _speed(port),
                 "   no switchport",
                 "   ip address %s" % port["address"]]
         if port["lossless"]:
