@@ -295,9 +295,12 @@ def _port(fab, sw, index, link, peer_kind, peer, peer_port):
     p.mtu_bytes = sw.mtu_bytes
     # Default port map: lanes from the first lane the name encodes, as many as the speed needs
     # at the ASIC's SerDes rate; alias etpN. A platform's real map goes in roce_link_overrides.
+    # SONiC names a port by its first lane, so lanes cannot reach the next name; EOS front-panel
+    # ports (OSFP) carry up to 8 lanes.
     step = fab.settings["port_name_step"][sw.platform]
-    width = max(1, min(step, -(-p.speed_gbps // sw.serdes_gbps))) if p.speed_gbps else 1
-    p.lanes = ",".join(str(index * step + k) for k in range(width))
+    span = step if sw.platform == "sonic" else 8
+    width = max(1, min(span, -(-p.speed_gbps // sw.serdes_gbps))) if p.speed_gbps else 1
+    p.lanes = ",".join(str(index * span + k) for k in range(width))
     p.alias = "etp%d" % (index + 1) if sw.platform == "sonic" else name
     sw.ports[name] = p
     return p
