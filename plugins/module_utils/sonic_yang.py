@@ -37,6 +37,9 @@ class Validator:
     def __init__(self, models_dir):
         if not HAS_LIBYANG:
             raise YangError("libyang Python bindings are not installed (pip install libyang)")
+        if not os.path.isdir(models_dir):
+            raise YangError("SONiC YANG models directory %s not found: point at your image's "
+                            "models (ROCE_SONIC_YANG_DIR, or --yang)" % models_dir)
         self.ctx = libyang.Context(models_dir)
         names = sorted(f[:-5] for f in os.listdir(models_dir) if f.endswith(".yang"))
         for name in names:
