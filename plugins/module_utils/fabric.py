@@ -321,7 +321,7 @@ def _apply_link_overrides(fab):
                     setattr(p, key, value)
 
 
-def _check_link(fab, p, field):
+def _check_link(p, field):
     if p.cable_m is None:
         raise errors.RoceInputError(field + ".cable_m", None,
                                     "a cable length: set it per link or in roce_fabric's "
@@ -366,7 +366,7 @@ def build_fabric(groups, hostvars):
     _apply_link_overrides(fab)
     for sw in fab.switches.values():
         for p in sw.ports.values():
-            _check_link(fab, p, "link %s" % p.name)
+            _check_link(p, "link %s" % p.name)
     _addresses(fab, hostvars)
     return fab
 
@@ -414,7 +414,8 @@ def _wire_hosts(fab, hosts, hostvars, nics):
             if "cable_m" in ov:
                 link["cable_m"] = ov["cable_m"]
             if "port" in ov:
-                index = _port_index(leaf, ov["port"], field + ".port", name, fab)
+                index = _port_index(leaf, ov["port"], field + ".port", name,
+                                    s["port_name_step"][leaf.platform])
             else:
                 index = next_port.get(leaf.name, 0)
                 while port_name(leaf.platform, index,
@@ -439,8 +440,7 @@ def _wire_hosts(fab, hosts, hostvars, nics):
         fab.hosts.append((name, host_nics))
 
 
-def _port_index(leaf, pname, field, host, fab):
-    step = fab.settings["port_name_step"][leaf.platform]
+def _port_index(leaf, pname, field, host, step):
     for index in range(leaf.port_count):
         if port_name(leaf.platform, index, step) == pname:
             return index

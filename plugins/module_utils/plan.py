@@ -18,7 +18,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import (
     catalog, checks, ecn, errors, fabric, headroom, lossless)
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
-CNP_TABLE_BASE = 100   # per-NIC policy routing tables 100 + rail (host-nic.md §4)
+ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
 
 
 def _qos(q, host):
@@ -167,7 +167,7 @@ def _host_intent(fab, host, nics, qos_cache):
             "address": nic.address, "gateway": nic.gateway.split("/")[0],
             "mtu_bytes": nic.mtu_bytes, "speed_gbps": nic.speed_gbps, "cable_m": nic.cable_m,
             "qos": q, "roce_tos": (q["roce_dscp"] << 2) | ECT0,
-            "route_table": CNP_TABLE_BASE + nic.rail,
+            "route_table": ROUTE_TABLE_BASE + nic.rail,
         })
     first = out[0]["qos"] if out else {}
     return {
