@@ -102,42 +102,44 @@ def decide(desired, current):
     name = desired["name"]
     out = []
     if current["mtu_bytes"] != desired["mtu_bytes"]:
-        out.append(_change("mtu", current["mtu_bytes"], desired["mtu_bytes"],
-                           ["ip", "link", "set", "dev", name, "mtu", str(desired["mtu_bytes"])]))
-    want = desired["dscp_prio"]
+        out.append(change("mtu", current["mtu_bytes"], desired["mtu_bytes"],
+                          ["ip", "link", "set", "dev", name, "mtu", str(desired["mtu_bytes"])]))
+    want = desired.get("dscp_prio")
     have = current["dscp_prio"]
-    if have is None:
-        out.append(_unsupported("dscp_prio", None, want, "the netdev has no DCB (DCBNL)"))
+    if not want:
+        pass
+    elif have is None:
+        out.append(unsupported("dscp_prio", None, want, "the netdev has no DCB (DCBNL)"))
     elif any(have.get(d) != p for d, p in want.items()):
         pairs = ["%d:%d" % (d, p) for d, p in sorted(want.items())]
-        out.append(_change("dscp_prio", have, want,
-                           ["dcb", "app", "replace", "dev", name, "dscp-prio"] + pairs))
+        out.append(change("dscp_prio", have, want,
+                          ["dcb", "app", "replace", "dev", name, "dscp-prio"] + pairs))
     if desired.get("pause_off"):
         pause = current["pause"]
         if pause is None:
-            out.append(_unsupported("global_pause", None, "off", "the netdev has no pause "
-                                    "frames (ethtool -a: not supported)"))
+            out.append(unsupported("global_pause", None, "off", "the netdev has no pause "
+                                   "frames (ethtool -a: not supported)"))
         elif pause.get("rx") or pause.get("tx") or pause.get("autoneg"):
-            out.append(_change("global_pause", pause, "off",
-                               ["ethtool", "-A", name, "autoneg", "off", "rx", "off", "tx",
-                                "off"]))
+            out.append(change("global_pause", pause, "off",
+                              ["ethtool", "-A", name, "autoneg", "off", "rx", "off", "tx",
+                               "off"]))
     kind, count = desired.get("channels") or (None, None)
     if count is not None:
         cur = current["channels"]["current"]
         if kind == "combined" and cur.get("combined") != count:
-            out.append(_change("channels", cur, count,
-                               ["ethtool", "-L", name, "combined", str(count)]))
+            out.append(change("channels", cur, count,
+                              ["ethtool", "-L", name, "combined", str(count)]))
         elif kind == "rxtx" and (cur.get("rx") != count or cur.get("tx") != count):
-            out.append(_change("channels", cur, count,
-                               ["ethtool", "-L", name, "rx", str(count), "tx", str(count)]))
+            out.append(change("channels", cur, count,
+                              ["ethtool", "-L", name, "rx", str(count), "tx", str(count)]))
     return out
 
 
-def _change(setting, current, desired, argv):
+def change(setting, current, desired, argv):
     return {"setting": setting, "current": current, "desired": desired, "argv": argv,
             "unsupported": None}
 
 
-def _unsupported(setting, current, desired, reason):
+def unsupported(setting, current, desired, reason):
     return {"setting": setting, "current": current, "desired": desired, "argv": None,
             "unsupported": reason}

@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Read a host NIC's live state through the standard interfaces (sysfs, ethtool, dcb, ip).
+
+``run(argv) -> (rc, stdout, stderr)`` and ``read(path) -> str or None`` are injected, so the
+nic_facts / nic modules pass AnsibleModule.run_command and tests pass recorded output.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+from ansible_collections.roce.fabric.plugins.module_utils import nic
+
+
+def _cpus(cpulist):
+    """'0-3,8' -> 5 (number of CPUs in a sysfs cpulist)."""
+    count = 0
+    for part in (cpulist or "").strip().split(","):
+        if not part:
+            continue
+        lo, _sep, hi = part.partition("-")
+        count += int(hi or lo) - int(lo) + 1
+    return count
+
+
+def gather(name, run, read, listdir):
+    """Facts of interface ``name``: driver stack, RDMA device, NUMA, channels, pause, DCB, MTU."""
+    base = "/sys/class/net/%s" % name
+    if read(base + "/mtu") is None:
+        return None
+    rc, out, _err = run(["ethtool", "-i", name])
+    driver = nic.parse_ethtool_driver(out) if rc == 0 else {"driver": None}
+    rc, out, err = run(["ethtool", "-l", name])
+    channels = nic.parse_ethtool_channels(out) if rc == 0 else None
+    rc, out, err = run(["ethtool", "-a", name])
+    pause = nic.parse_ethtool_pause(out if rc == 0 else err or "not supported")
+    rc, out, err = run(["dcb", "-j", "app", "show", "dev", name])
+    dscp_prio = nic.parse_dcb_app(out if rc == 0 else err or "not supported")
+    numa = (read(base + "/device/numa_node") or "").strip()
+    local = read(base + "/device/local_cpulist")
+    online = read("/sys/devices/system/cpu/online")
+    rdma = sorted(listdir(base + "/device/infiniband") or [])
+    ofed = read(base + "/qos/trust") is not None
+    return {
+        "name": name,
+        "mtu_bytes": int(read(base + "/mtu").strip()),
+        "driver": driver.get("driver"),
+        "driver_stack": nic.driver_stack(driver.get("driver"), ofed),
+        "pci_address": driver.get("bus_info"),
+        "rdma_device": rdma[0] if rdma else None,
+        "numa_node": int(numa) if numa.lstrip("-").isdigit() else None,
+        "local_cpus": _cpus(local) if local else _cpus(online),
+        "channels": channels,
+        "pause": pause,
+        "dscp_prio": dscp_prio,
+    }
+
+
+def gather_addresses(name, run):
+    """(addresses on ``name`` as 'ip/len', rules {table: from}, default routes {table: via})."""
+    rc, out, _err = run(["ip", "-j", "addr", "show", "dev", name])
+    addrs = []
+    if rc == 0 and out.strip():
+        for link in json.loads(out):
+            for a in link.get("addr_info", []):
+                if a.get("family") == "inet":
+                    addrs.append("%s/%s" % (a["local"], a["prefixlen"]))
+    return addrs
+
+
+def gather_rules(run):
+    rc, out, _err = run(["ip", "-j", "rule", "show"])
+    rules = json.loads(out) if rc == 0 and out.strip() else []
+    return [(r.get("src"), str(r.get("table")), r.get("priority")) for r in rules]
+
+
+def gather_default_route(table, run):
+    rc, out, _err = run(["ip", "-j", "route", "show", "table", str(table), "default"])
+    routes = json.loads(out) if rc == 0 and out.strip() else []
+    return [(r.get("gateway"), r.get("dev")) for r in routes]
+
+
+def routing_changes(desired, run):
+    """Address, policy rule and per-NIC default route (host-nic.md §4), as argv changes."""
+    name, table = desired["name"], desired["route_table"]
+    addr, gateway = desired["address"], desired["gateway"]
+    src = addr.split("/")[0]
+    out = []
+    if addr not in gather_addresses(name, run):
+        out.append(nic.change("address", None, addr,
+                              ["ip", "addr", "replace", addr, "dev", name]))
+    if (src, str(table), 1000 + table) not in gather_rules(run):
+        out.append(nic.change("policy_rule", None, "from %s table %d" % (src, table),
+                              ["ip", "rule", "add", "from", src, "table", str(table),
+                               "priority", str(1000 + table)]))
+    if (gateway, name) not in gather_default_route(table, run):
+        out.append(nic.change("policy_route", None, "default via %s table %d" % (gateway, table),
+                              ["ip", "route", "replace", "default", "via", gateway, "dev", name,
+                               "table", str(table)]))
+    return out

@@ -1,0 +1,102 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Report RoCE-relevant facts of host NICs."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: nic_facts
+short_description: Report RoCE-relevant facts of host NICs
+version_added: 0.1.0
+author:
+  - roce.fabric contributors (@roce-fabric)
+description:
+  - Per interface, through sysfs, C(ethtool) and iproute2 C(dcb) only, reports the driver and
+    driver stack (V(mlx5-ofed) when the OFED C(qos/trust) sysfs exists, V(mlx5-inbox), V(bnxt_en),
+    V(ice), or V(no-dcb)), the RDMA device, PCI address, NUMA node and NIC-local CPU count,
+    channels (maximum and current), global pause, the DCB DSCP to priority table and the MTU.
+  - What the NIC cannot report (a veth has no DCB and no pause) is returned as V(null).
+options:
+  interfaces:
+    description: Interfaces to report; all but C(lo) when omitted.
+    type: list
+    elements: str
+attributes:
+  check_mode:
+    support: full
+    description: Read-only.
+  diff_mode:
+    support: none
+    description: Read-only.
+  facts:
+    support: full
+    description: Sets C(ansible_facts.roce_nics).
+  platform:
+    support: full
+    platforms: posix
+    description: Linux hosts with ethtool and iproute2.
+"""
+
+EXAMPLES = r"""
+- name: Gather NIC facts
+  roce.fabric.nic_facts:
+    interfaces: [rdma0, rdma1]
+
+- name: Show the driver stack of rdma0
+  ansible.builtin.debug:
+    var: ansible_facts.roce_nics.rdma0.driver_stack
+"""
+
+RETURN = r"""
+ansible_facts:
+  description: Facts.
+  returned: always
+  type: dict
+  contains:
+    roce_nics:
+      description: Interface name to its facts.
+      type: dict
+"""
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.roce.fabric.plugins.module_utils import nic_host
+
+
+def _read(path):
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except (IOError, OSError):
+        return None
+
+
+def _listdir(path):
+    try:
+        return os.listdir(path)
+    except OSError:
+        return None
+
+
+def main():
+    module = AnsibleModule(argument_spec=dict(interfaces=dict(type="list", elements="str")),
+                           supports_check_mode=True)
+    names = module.params["interfaces"] or sorted(
+        n for n in (_listdir("/sys/class/net") or []) if n != "lo")
+    facts = {}
+    for name in names:
+        found = nic_host.gather(name, module.run_command, _read, _listdir)
+        if found is None:
+            module.fail_json(msg="interface %s does not exist on this host" % name)
+        facts[name] = found
+    module.exit_json(changed=False, ansible_facts={"roce_nics": facts})
+
+
+if __name__ == "__main__":
+    main()
