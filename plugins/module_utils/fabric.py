@@ -66,7 +66,13 @@ FABRIC_DEFAULTS = {
              "seeds": {"leaf": 10, "spine": 25}, "adaptive_routing": False,
              "qps_per_connection": 4},
     "max_oversubscription": 1.0,
+    # Host side (host-nic.md §3, §4): loose RPF and ARP settings for several RDMA NICs, the
+    # frontend interface NCCL bootstraps over.
+    "host": {"sysctls": {"net.ipv4.conf.all.arp_ignore": 2, "net.ipv4.conf.all.arp_announce": 2,
+                         "net.ipv4.conf.all.rp_filter": 2},
+             "socket_ifname": "eth0"},
 }
+FREE_FORM = ("dscp_to_tc", "sysctls")
 LINK_OVERRIDE_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes", "address", "state",
                       "headroom_bytes", "lanes", "alias")
 NIC_OVERRIDE_KEYS = ("name", "leaf", "port", "cable_m", "address", "mtu_bytes", "qos")
@@ -81,8 +87,10 @@ def _merge(base, override, field, host):
     errors.mapping(field, override, base.keys(), host)
     out = copy.deepcopy(base)
     for key, value in override.items():
-        if base.get(key) == {}:      # free-form mapping such as qos.dscp_to_tc
-            out[key] = errors.mapping("%s.%s" % (field, key), value, value.keys(), host)
+        if key in FREE_FORM or base.get(key) == {}:   # qos.dscp_to_tc, host.sysctls
+            errors.mapping("%s.%s" % (field, key), value, value.keys(), host)
+            out[key] = dict(base.get(key) or {})
+            out[key].update(value)
         elif isinstance(base.get(key), dict) and isinstance(value, dict):
             out[key] = _merge(base[key], value, "%s.%s" % (field, key), host)
         else:

@@ -167,14 +167,18 @@ def _host_intent(fab, host, nics, qos_cache):
             "address": nic.address, "gateway": nic.gateway.split("/")[0],
             "mtu_bytes": nic.mtu_bytes, "speed_gbps": nic.speed_gbps, "cable_m": nic.cable_m,
             "qos": q, "roce_tos": (q["roce_dscp"] << 2) | ECT0,
+            "dscp_prio": {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]},
+            "pfc_priorities": q["pfc_priorities"], "global_pause": "off",
             "route_table": ROUTE_TABLE_BASE + nic.rail,
         })
     first = out[0]["qos"] if out else {}
     return {
         "kind": "host", "name": host, "nics": out,
+        "sysctls": dict(s["host"]["sysctls"]),
         "nccl": {"NCCL_IB_TC": (first.get("roce_dscp", 0) << 2) | ECT0 if out else None,
                  "NCCL_IB_HCA": [n["name"] for n in out],
-                 "NCCL_IB_QPS_PER_CONNECTION": s["ecmp"]["qps_per_connection"]},
+                 "NCCL_IB_QPS_PER_CONNECTION": s["ecmp"]["qps_per_connection"],
+                 "NCCL_SOCKET_IFNAME": s["host"]["socket_ifname"]},
     }
 
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Three GPU "hosts" as network namespaces rf-gpu1..3, each with its own sshd on 198.18.200.1N
+# (a bridge in the root namespace holds 198.18.200.1), 8 veth "NICs" rdma0..rdma7 with 4 queues,
+# and its own /etc/{sysctl.d,systemd,udev,roce-fabric} (ip netns exec bind-mounts /etc/netns/<ns>).
+# usage: lab.sh up|down     State (keys, configs, pids, logs) lives in $LAB.
+set -euo pipefail
+LAB=${ROCE_LAB_DIR:-/tmp/roce-fabric-hosts-lab}
+BR=rfhbr0
+HOSTS="1 2 3"
+
+down() {
+  for n in $HOSTS; do
+    ns=rf-gpu$n
+    if [ -f "$LAB/$ns/sshd.pid" ]; then kill "$(cat "$LAB/$ns/sshd.pid")" 2>/dev/null || true; fi
+    ip netns del "$ns" 2>/dev/null || true
+    ip link del "rfh$n" 2>/dev/null || true
+    rm -rf "/etc/netns/$ns"
+  done
+  ip link del "$BR" 2>/dev/null || true
+  rm -rf "$LAB"
+}
+
+up() {
+  down
+  mkdir -p "$LAB" /run/sshd
+  ssh-keygen -q -t ed25519 -N "" -f "$LAB/id_ed25519"
+  ip link add "$BR" type bridge
+  ip addr add 198.18.200.1/24 dev "$BR"
+  ip link set "$BR" up
+  for n in $HOSTS; do
+    ns=rf-gpu$n
+    addr=198.18.200.1$n
+    mkdir -p "$LAB/$ns" "/etc/netns/$ns/sysctl.d" "/etc/netns/$ns/systemd/system" \
+      "/etc/netns/$ns/udev/rules.d" "/etc/netns/$ns/roce-fabric"
+    ip netns add "$ns"
+    ip link add "rfh$n" type veth peer name eth0 netns "$ns"
+    ip link set "rfh$n" master "$BR" up
+    ip -n "$ns" addr add "$addr/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    ip -n "$ns" link set lo up
+    for i in 0 1 2 3 4 5 6 7; do
+      ip -n "$ns" link add "rdma$i" numtxqueues 4 numrxqueues 4 type veth \
+        peer name "rdma${i}p" numtxqueues 4 numrxqueues 4
+      ip -n "$ns" link set "rdma$i" up
+      ip -n "$ns" link set "rdma${i}p" up
+    done
+    ssh-keygen -q -t ed25519 -N "" -f "$LAB/$ns/hostkey"
+    cat > "$LAB/$ns/sshd_config" <<CFG
+ListenAddress $addr
+HostKey $LAB/$ns/hostkey
+PidFile $LAB/$ns/sshd.pid
+AuthorizedKeysFile $LAB/id_ed25519.pub
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+UsePAM no
+StrictModes no
+Subsystem sftp internal-sftp
+CFG
+    ip netns exec "$ns" unshare --uts sh -c \
+      "hostname gpu$n && exec /usr/sbin/sshd -f $LAB/$ns/sshd_config -E $LAB/$ns/sshd.log"
+  done
+  for n in $HOSTS; do
+    for _ in $(seq 50); do
+      [ -s "$LAB/rf-gpu$n/sshd.pid" ] && break
+      sleep 0.1
+    done
+  done
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  *) echo "usage: $0 up|down" >&2; exit 2 ;;
+esac
