@@ -12,8 +12,26 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import os
 
 from ansible_collections.roce.fabric.plugins.module_utils import nic
+
+
+def read_file(path):
+    """Contents of ``path``, or None when it does not exist or cannot be read."""
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except (IOError, OSError):
+        return None
+
+
+def list_dir(path):
+    """Entries of directory ``path``, or None."""
+    try:
+        return os.listdir(path)
+    except OSError:
+        return None
 
 
 def _cpus(cpulist):

@@ -102,26 +102,9 @@ unsupported:
   elements: dict
 """
 
-import os
-
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.roce.fabric.plugins.module_utils import nic, nic_host
-
-
-def _read(path):
-    try:
-        with open(path) as handle:
-            return handle.read()
-    except (IOError, OSError):
-        return None
-
-
-def _listdir(path):
-    try:
-        return os.listdir(path)
-    except OSError:
-        return None
 
 
 def main():
@@ -151,10 +134,10 @@ def main():
     plans = []
     for want in module.params["interfaces"]:
         name = want["name"]
-        have = nic_host.gather(name, run, _read, _listdir)
+        have = nic_host.gather(name, run, nic_host.read_file, nic_host.list_dir)
         if have is None:
             module.fail_json(msg="interface %s from the plan does not exist on this host (%s)"
-                             % (name, ", ".join(sorted(_listdir("/sys/class/net") or []))))
+                             % (name, ", ".join(sorted(nic_host.list_dir("/sys/class/net") or []))))
         desired = {"name": name, "mtu_bytes": want["mtu_bytes"] or have["mtu_bytes"],
                    "dscp_prio": dict((int(k), int(v)) for k, v in
                                      (want["dscp_prio"] or {}).items()),

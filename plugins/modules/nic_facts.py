@@ -62,36 +62,20 @@ ansible_facts:
       type: dict
 """
 
-import os
-
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.roce.fabric.plugins.module_utils import nic_host
-
-
-def _read(path):
-    try:
-        with open(path) as handle:
-            return handle.read()
-    except (IOError, OSError):
-        return None
-
-
-def _listdir(path):
-    try:
-        return os.listdir(path)
-    except OSError:
-        return None
 
 
 def main():
     module = AnsibleModule(argument_spec=dict(interfaces=dict(type="list", elements="str")),
                            supports_check_mode=True)
     names = module.params["interfaces"] or sorted(
-        n for n in (_listdir("/sys/class/net") or []) if n != "lo")
+        n for n in (nic_host.list_dir("/sys/class/net") or []) if n != "lo")
     facts = {}
     for name in names:
-        found = nic_host.gather(name, module.run_command, _read, _listdir)
+        found = nic_host.gather(name, module.run_command, nic_host.read_file,
+                                 nic_host.list_dir)
         if found is None:
             module.fail_json(msg="interface %s does not exist on this host" % name)
         facts[name] = found

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NS = "rf-nic-test"
+NS = "rf-nic-%d" % os.getpid()   # unique, so concurrent runs never share it
 ANSIBLE = os.path.join(os.path.dirname(sys.executable), "ansible")
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("ethtool"),
