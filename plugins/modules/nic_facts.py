@@ -75,7 +75,7 @@ def main():
     facts = {}
     for name in names:
         found = nic_host.gather(name, module.run_command, nic_host.read_file,
-                                 nic_host.list_dir)
+                                nic_host.list_dir)
         if found is None:
             module.fail_json(msg="interface %s does not exist on this host" % name)
         facts[name] = found
