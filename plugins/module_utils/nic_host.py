@@ -102,6 +102,25 @@ def gather_default_route(table, run):
     return [(r.get("gateway"), r.get("dev")) for r in routes]
 
 
+def plan_interface(want, have, run):
+    """Every decision for one interface: ``want`` is the nic module's interface entry (name,
+    mtu_bytes, dscp_prio, pause_off, channels, address, gateway, route_table), ``have`` its
+    gathered facts. Shared by the nic module and the roce-check command."""
+    desired = {"name": want["name"], "mtu_bytes": want.get("mtu_bytes") or have["mtu_bytes"],
+               "dscp_prio": dict((int(k), int(v)) for k, v in
+                                 (want.get("dscp_prio") or {}).items()),
+               "pause_off": want.get("pause_off", True)}
+    if have["channels"]:
+        desired["channels"] = nic.channel_target(have["channels"], have["local_cpus"],
+                                                 want.get("channels") or None)
+    todo = nic.decide(desired, have)
+    if want.get("address") and want.get("gateway") and want.get("route_table") is not None:
+        todo += routing_changes(want, run)
+    for item in todo:
+        item["interface"] = want["name"]
+    return todo
+
+
 def routing_changes(desired, run):
     """Address, policy rule and per-NIC default route (host-nic.md §4), as argv changes."""
     name, table = desired["name"], desired["route_table"]

@@ -104,7 +104,7 @@ unsupported:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import nic, nic_host
+from ansible_collections.roce.fabric.plugins.module_utils import nic_host
 
 
 def main():
@@ -138,18 +138,7 @@ def main():
         if have is None:
             module.fail_json(msg="interface %s from the plan does not exist on this host (%s)"
                              % (name, ", ".join(sorted(nic_host.list_dir("/sys/class/net") or []))))
-        desired = {"name": name, "mtu_bytes": want["mtu_bytes"] or have["mtu_bytes"],
-                   "dscp_prio": dict((int(k), int(v)) for k, v in
-                                     (want["dscp_prio"] or {}).items()),
-                   "pause_off": want["pause_off"]}
-        if have["channels"]:
-            desired["channels"] = nic.channel_target(have["channels"], have["local_cpus"],
-                                                     want["channels"] or None)
-        todo = nic.decide(desired, have)
-        if want["address"] and want["gateway"] and want["route_table"] is not None:
-            todo += nic_host.routing_changes(dict(want, name=name), run)
-        for item in todo:
-            item["interface"] = name
+        todo = nic_host.plan_interface(want, have, run)
         plans.extend(todo)
     changes = [i for i in plans if not i["unsupported"]]
     unsupported = [i for i in plans if i["unsupported"]]

@@ -42,3 +42,22 @@ def test_reapply_units_and_udev_rule(host):
     assert unit.contains("prio-pfc all:off 3:on")
     # The lab keeps the rule in a per-namespace directory (nic_udev_rules_dir).
     assert host.file("/etc/roce-fabric/rules.d/90-roce-nic.rules").contains('KERNEL=="rdma7"')
+
+
+def test_roce_check_reports_live_state_against_the_plan(host):
+    result = host.run("/etc/roce-fabric/tools/bin/roce-check")
+    assert result.rc == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert any(ln.split()[:3] == ["rdma5", "mtu", "ok"] for ln in lines)
+    assert any(ln.split()[:3] == ["rdma5", "policy_route", "ok"] for ln in lines)
+    assert any(ln.split()[:3] == ["rdma5", "dscp_prio", "unsupported"] for ln in lines)
+
+
+def test_roce_check_sees_a_drifted_setting(host):
+    host.run("ip link set dev rdma6 mtu 1500")
+    try:
+        result = host.run("/etc/roce-fabric/tools/bin/roce-check")
+        assert result.rc == 1
+        assert any(ln.split()[:3] == ["rdma6", "mtu", "DIFFERS"] for ln in result.stdout.splitlines())
+    finally:
+        host.run("ip link set dev rdma6 mtu 9000")
