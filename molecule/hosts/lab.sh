@@ -12,6 +12,11 @@ down() {
   for n in $HOSTS; do
     ns=rf-gpu$n
     if [ -f "$LAB/$ns/sshd.pid" ]; then kill "$(cat "$LAB/$ns/sshd.pid")" 2>/dev/null || true; fi
+    # Also the per-connection sshd children that SSH connection sharing keeps alive: a deleted
+    # namespace would otherwise live on inside them.
+    if ip netns pids "$ns" >/dev/null 2>&1; then
+      ip netns pids "$ns" | xargs -r kill 2>/dev/null || true
+    fi
     ip netns del "$ns" 2>/dev/null || true
     ip link del "rfh$n" 2>/dev/null || true
     rm -rf "/etc/netns/$ns"
