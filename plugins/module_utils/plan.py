@@ -172,8 +172,11 @@ def _host_intent(fab, host, nics, qos_cache):
             "route_table": ROUTE_TABLE_BASE + nic.rail,
         })
     first = out[0]["qos"] if out else {}
+    # The same NICs in roce.fabric.nic's argument form (nic role, host role and roce-check).
+    settings = [dict((k, n[k]) for k in ("name", "mtu_bytes", "dscp_prio", "address", "gateway",
+                                         "route_table")) for n in out]
     return {
-        "kind": "host", "name": host, "nics": out,
+        "kind": "host", "name": host, "nics": out, "nic_settings": settings,
         "sysctls": dict(s["host"]["sysctls"]),
         "nccl": {"NCCL_IB_TC": (first.get("roce_dscp", 0) << 2) | ECT0 if out else None,
                  "NCCL_IB_HCA": [n["name"] for n in out],
