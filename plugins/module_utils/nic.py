@@ -66,6 +66,45 @@ def parse_dcb_app(text):
     return dict((int(d), int(p)) for d, p in data.get("dscp_prio", []))
 
 
+def parse_dcb_pfc(text):
+    """`dcb pfc show dev IF` (man dcb-pfc(8) format: "pfc-cap 8 macsec-bypass off delay 4096" /
+    "prio-pfc 0:off ... 7:on") -> {"pfc_cap", "delay", "enabled": [prio, ...]}; None without DCB."""
+    if "not supported" in text.lower() or "prio-pfc" not in text:
+        return None
+    tokens = text.split()
+    out = {"pfc_cap": None, "delay": None, "enabled": []}
+    for key, value in zip(tokens, tokens[1:]):
+        if key in ("pfc-cap", "delay") and value.isdigit():
+            out[key.replace("-", "_")] = int(value)
+    for token in tokens:
+        prio, sep, state = token.partition(":")
+        if sep and prio.isdigit() and state == "on":
+            out["enabled"].append(int(prio))
+    return out
+
+
+def parse_int(text):
+    """A sysfs/configfs/debugfs number: decimal ("48"), hex ("0x30", bnxt_re configfs prints
+    %#x) or "Global tclass=106" (MLNX_OFED tc/1/traffic_class). None when empty or absent."""
+    if text is None:
+        return None
+    value = text.strip().rpartition("=")[2].strip()
+    try:
+        return int(value, 0)
+    except ValueError:
+        return None
+
+
+def parse_cpulist(cpulist):
+    """'0-3,8' -> [0, 1, 2, 3, 8] (sysfs cpulist / smp_affinity_list format)."""
+    cpus = []
+    for part in (cpulist or "").strip().split(","):
+        if part:
+            lo, _sep, hi = part.partition("-")
+            cpus.extend(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
 def driver_stack(driver, ofed_qos_sysfs):
     """Which knobs exist: mlx5 with the OFED sysfs, inbox mlx5 (DCBNL + debugfs), bnxt, ice,
     or a netdev without DCB (veth) (host-nic.md §0, §1.4, §1.5)."""
@@ -123,6 +162,7 @@ def decide(desired, current):
             out.append(change("global_pause", pause, "off",
                               ["ethtool", "-A", name, "autoneg", "off", "rx", "off", "tx",
                                "off"]))
+    out += decide_pfc(name, desired.get("pfc_priorities"), current.get("pfc", None))
     kind, count = desired.get("channels") or (None, None)
     if count is not None:
         cur = current["channels"]["current"]
@@ -135,11 +175,31 @@ def decide(desired, current):
     return out
 
 
+def decide_pfc(name, want, pfc):
+    """PFC on exactly the plan's priorities. Written only when it differs: a PFC write bounces
+    an mlx5 link (mlx5e_dcbnl_ieee_setpfc toggles the port, host-nic.md §0 #5)."""
+    if want is None:
+        return []
+    want = sorted(want)
+    if pfc is None:
+        return [unsupported("pfc", None, want, "the netdev has no DCB (DCBNL)")]
+    if sorted(pfc["enabled"]) == want:
+        return []
+    return [change("pfc", pfc["enabled"], want, ["dcb", "pfc", "set", "dev", name, "prio-pfc",
+                                                 "all:off"] + ["%d:on" % p for p in want])]
+
+
 def change(setting, current, desired, argv):
     return {"setting": setting, "current": current, "desired": desired, "argv": argv,
-            "unsupported": None}
+            "write": None, "unsupported": None}
+
+
+def write(setting, current, desired, path, value, mkdir=None):
+    """A sysfs/configfs/debugfs write (``mkdir`` first when a configfs group must exist)."""
+    return {"setting": setting, "current": current, "desired": desired, "argv": None,
+            "write": {"path": path, "value": str(value), "mkdir": mkdir}, "unsupported": None}
 
 
 def unsupported(setting, current, desired, reason):
     return {"setting": setting, "current": current, "desired": desired, "argv": None,
-            "unsupported": reason}
+            "write": None, "unsupported": reason}

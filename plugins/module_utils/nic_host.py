@@ -14,7 +14,7 @@ __metaclass__ = type
 import json
 import os
 
-from ansible_collections.roce.fabric.plugins.module_utils import nic
+from ansible_collections.roce.fabric.plugins.module_utils import nic, nic_rdma
 
 
 def read_file(path):
@@ -34,17 +34,6 @@ def list_dir(path):
         return None
 
 
-def _cpus(cpulist):
-    """'0-3,8' -> 5 (number of CPUs in a sysfs cpulist)."""
-    count = 0
-    for part in (cpulist or "").strip().split(","):
-        if not part:
-            continue
-        lo, _sep, hi = part.partition("-")
-        count += int(hi or lo) - int(lo) + 1
-    return count
-
-
 def gather(name, run, read, listdir):
     """Facts of interface ``name``: driver stack, RDMA device, NUMA, channels, pause, DCB, MTU."""
     base = "/sys/class/net/%s" % name
@@ -58,23 +47,31 @@ def gather(name, run, read, listdir):
     pause = nic.parse_ethtool_pause(out if rc == 0 else err or "not supported")
     rc, out, err = run(["dcb", "-j", "app", "show", "dev", name])
     dscp_prio = nic.parse_dcb_app(out if rc == 0 else err or "not supported")
+    rc, out, err = run(["dcb", "pfc", "show", "dev", name])
+    pfc = nic.parse_dcb_pfc(out if rc == 0 else err or "not supported")
     numa = (read(base + "/device/numa_node") or "").strip()
     local = read(base + "/device/local_cpulist")
     online = read("/sys/devices/system/cpu/online")
     rdma = sorted(listdir(base + "/device/infiniband") or [])
     ofed = read(base + "/qos/trust") is not None
+    cpus = nic.parse_cpulist(local if local else online)
+    stack = nic.driver_stack(driver.get("driver"), ofed)
     return {
         "name": name,
         "mtu_bytes": int(read(base + "/mtu").strip()),
         "driver": driver.get("driver"),
-        "driver_stack": nic.driver_stack(driver.get("driver"), ofed),
+        "driver_stack": stack,
         "pci_address": driver.get("bus_info"),
         "rdma_device": rdma[0] if rdma else None,
         "numa_node": int(numa) if numa.lstrip("-").isdigit() else None,
-        "local_cpus": _cpus(local) if local else _cpus(online),
+        "local_cpus": len(cpus),
+        "local_cpu_list": cpus,
         "channels": channels,
         "pause": pause,
         "dscp_prio": dscp_prio,
+        "pfc": pfc,
+        "rdma": nic_rdma.gather(name, stack, rdma[0] if rdma else None,
+                                driver.get("bus_info"), read, listdir),
     }
 
 
@@ -109,11 +106,14 @@ def plan_interface(want, have, run):
     desired = {"name": want["name"], "mtu_bytes": want.get("mtu_bytes") or have["mtu_bytes"],
                "dscp_prio": dict((int(k), int(v)) for k, v in
                                  (want.get("dscp_prio") or {}).items()),
-               "pause_off": want.get("pause_off", True)}
+               "pause_off": want.get("pause_off", True),
+               "pfc_priorities": want.get("pfc_priorities")}
     if have["channels"]:
         desired["channels"] = nic.channel_target(have["channels"], have["local_cpus"],
                                                  want.get("channels") or None)
     todo = nic.decide(desired, have)
+    todo += nic_rdma.decide(want, have, have["driver_stack"], have["rdma_device"],
+                            have["pci_address"], have["rdma"])
     if want.get("address") and want.get("gateway") and want.get("route_table") is not None:
         todo += routing_changes(want, run)
     for item in todo:
@@ -139,3 +139,54 @@ def routing_changes(desired, run):
                               ["ip", "route", "replace", "default", "via", gateway, "dev", name,
                                "table", str(table)]))
     return out
+
+
+def apply(item, run, makedirs=os.mkdir):
+    """Carry out one change: its argv, or its sysfs/configfs write. Returns an error or None."""
+    if item["argv"]:
+        rc, out, err = run(item["argv"])
+        if rc != 0 and item["setting"] == "global_pause":
+            # ethtool -A can exit non-zero when only autoneg is unsupported although rx/tx
+            # were applied (host-nic.md §1.3): judge by what ethtool -a reads back.
+            pause = nic.parse_ethtool_pause(run(["ethtool", "-a", item["interface"]])[1])
+            rc = 0 if pause and not pause.get("rx") and not pause.get("tx") else rc
+        return None if rc == 0 else "%s failed: %s" % (" ".join(item["argv"]),
+                                                       (err or out).strip())
+    target = item["write"]
+    try:
+        if target["mkdir"] and not os.path.isdir(target["mkdir"]):
+            makedirs(target["mkdir"])
+        with open(target["path"], "w") as handle:
+            handle.write(target["value"])
+    except (IOError, OSError) as exc:
+        return "writing %s to %s failed: %s" % (target["value"], target["path"], exc)
+    return None
+
+
+def nccl_settings(host_plan, facts):
+    """NCCL variables that depend on the live RDMA devices (host-nic.md §3): NCCL_IB_HCA as
+    exact ``=dev:port`` names of the planned NICs, and NCCL_IB_GID_INDEX pinned only when every
+    NIC has its planned address as a RoCE v2 GID at the same index. Returns (settings, notes):
+    notes say why a variable was left to NCCL's own choice."""
+    out = dict(host_plan["nccl"])
+    notes = []
+    nics = host_plan["nics"]
+    missing = [n["name"] for n in nics if not (facts.get(n["name"]) or {}).get("rdma_device")]
+    if missing:
+        out["NCCL_IB_HCA"] = None
+        notes.append("NCCL_IB_HCA not set: no RDMA device behind %s" % ", ".join(missing))
+    else:
+        out["NCCL_IB_HCA"] = "=" + ",".join("%s:1" % facts[n["name"]]["rdma_device"]
+                                            for n in nics)
+    indexes = set()
+    for n in nics:
+        gids = (facts.get(n["name"]) or {}).get("rdma", {}).get("gids") or []
+        planned = n["address"].split("/")[0]
+        indexes.add(next((int(i) for i, addr in gids if addr == planned), None))
+    if len(indexes) == 1 and None not in indexes:
+        out["NCCL_IB_GID_INDEX"] = indexes.pop()
+    else:
+        out["NCCL_IB_GID_INDEX"] = None
+        notes.append("NCCL_IB_GID_INDEX left to NCCL's RoCE v2 auto-selection: the planned "
+                     "addresses are not RoCE v2 GIDs at one common index")
+    return out, notes

@@ -173,8 +173,10 @@ def _host_intent(fab, host, nics, qos_cache):
         })
     first = out[0]["qos"] if out else {}
     # The same NICs in roce.fabric.nic's argument form (nic role, host role and roce-check).
-    settings = [dict((k, n[k]) for k in ("name", "mtu_bytes", "dscp_prio", "address", "gateway",
-                                         "route_table")) for n in out]
+    settings = [dict([(k, n[k]) for k in ("name", "mtu_bytes", "dscp_prio", "pfc_priorities",
+                                          "roce_tos", "address", "gateway", "route_table")]
+                     + [("cnp_dscp", n["qos"]["cnp_dscp"]), ("cnp_priority", n["qos"]["cnp_tc"]),
+                        ("ecn_priorities", n["qos"]["lossless_priorities"])]) for n in out]
     return {
         "kind": "host", "name": host, "nics": out, "nic_settings": settings,
         "sysctls": dict(s["host"]["sysctls"]),

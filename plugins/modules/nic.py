@@ -18,10 +18,16 @@ description:
   - Reads each interface's live state through the standard kernel interfaces (sysfs,
     C(ethtool), iproute2 C(dcb) and C(ip)) and applies only the settings that differ. A PFC or
     trust write can bounce an mlx5 link, so nothing is written when it already matches.
-  - Settings are MTU, DSCP to priority (DCB APP table, which also switches mlx5 to DSCP trust),
-    global pause off, channels (the driver's maximum capped at the NIC-local cores, or an
-    override), the /31 address, and per-NIC policy routing (rule from the address to its own
-    table, default route via the leaf).
+  - Settings are MTU, DSCP to priority (DCB APP table, which also switches inbox mlx5 to DSCP
+    trust; the OFED C(qos/trust) file where it exists), PFC on the plan's priorities only, global
+    pause off, CNP DSCP and priority, ECN on the lossless priorities, the default RoCE ToS of
+    RDMA-CM (configfs) and the OFED global C(traffic_class), IRQ affinity to NIC-local CPUs,
+    channels (the driver's maximum capped at the NIC-local cores, or an override), the /31
+    address, and per-NIC policy routing (rule from the address to its own table, default route
+    via the leaf).
+  - Where each knob lives depends on the driver stack (inbox mlx5, MLNX_OFED mlx5, bnxt, ice,
+    no DCB); M(roce.fabric.nic_facts) reports the stack. Inbox mlx5 has no ECN knob (firmware
+    nvconfig only) and is reported, never written.
   - A setting the NIC cannot take (a veth has no DCB and no pause) is reported per setting with
     the reason, and fails the task only when listed in O(required_settings).
   - Commands are argv lists; nothing is passed through a shell.
@@ -44,6 +50,30 @@ options:
         type: dict
       pause_off:
         description: Turn global 802.3x pause off (it fights PFC).
+        type: bool
+        default: true
+      pfc_priorities:
+        description: Priorities with PFC; every other priority gets PFC off.
+        type: list
+        elements: int
+      cnp_dscp:
+        description: DSCP of the CNPs this NIC sends as notification point.
+        type: int
+      cnp_priority:
+        description: Priority of the CNPs this NIC sends.
+        type: int
+      ecn_priorities:
+        description: Priorities with RoCE ECN (DCQCN reaction and notification point) enabled.
+        type: list
+        elements: int
+      roce_tos:
+        description:
+          - ToS byte of RoCE traffic (DSCP << 2 | ECT(0), for example V(106)) for RDMA-CM's
+            C(default_roce_tos) and the OFED global C(traffic_class). NCCL does not use
+            RDMA-CM; it is marked through C(NCCL_IB_TC) by the host role.
+        type: int
+      irq_affinity:
+        description: Move the NIC's IRQs that sit outside its NUMA-local CPUs onto them.
         type: bool
         default: true
       channels:
@@ -84,6 +114,11 @@ EXAMPLES = r"""
       - name: rdma0
         mtu_bytes: 9000
         dscp_prio: {26: 3, 48: 6}
+        pfc_priorities: [3]
+        cnp_dscp: 48
+        cnp_priority: 6
+        ecn_priorities: [3]
+        roce_tos: 106
         address: 198.18.64.1/31
         gateway: 198.18.64.0
         route_table: 100
@@ -115,6 +150,12 @@ def main():
                 mtu_bytes=dict(type="int"),
                 dscp_prio=dict(type="dict"),
                 pause_off=dict(type="bool", default=True),
+                pfc_priorities=dict(type="list", elements="int"),
+                cnp_dscp=dict(type="int"),
+                cnp_priority=dict(type="int"),
+                ecn_priorities=dict(type="list", elements="int"),
+                roce_tos=dict(type="int"),
+                irq_affinity=dict(type="bool", default=True),
                 channels=dict(type="int", default=0),
                 address=dict(type="str"),
                 gateway=dict(type="str"),
@@ -154,11 +195,9 @@ def main():
                       "after": "%s %s: %s\n" % (item["interface"], item["setting"],
                                                 item["desired"])})
         if not module.check_mode:
-            rc, out, err = run(item["argv"])
-            if rc != 0:
-                module.fail_json(msg="%s: %s failed: %s" % (item["interface"],
-                                                            " ".join(item["argv"]),
-                                                            (err or out).strip()),
+            error = nic_host.apply(item, run)
+            if error:
+                module.fail_json(msg="%s %s: %s" % (item["interface"], item["setting"], error),
                                  changes=changes, unsupported=unsupported)
     result = dict(changed=bool(changes), changes=changes, unsupported=unsupported)
     if module._diff and diffs:

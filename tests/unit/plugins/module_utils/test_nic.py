@@ -30,7 +30,8 @@ def test_channels_capped_by_driver_and_local_cores():
 
 
 def test_mlx5_dscp_table():
-    assert nic.parse_dcb_app(fixture("mlx5-inbox", "dcb-app.json")) == {26: 3, 48: 6}
+    assert nic.parse_dcb_app(fixture("mlx5-inbox", "dcb-app-configured.json")) == {26: 3, 48: 6}
+    assert nic.parse_dcb_app(fixture("mlx5-inbox", "dcb-app.json")) == {}
     assert nic.driver_stack("mlx5_core", False) == "mlx5-inbox"
     assert nic.driver_stack("mlx5_core", True) == "mlx5-ofed"
 
