@@ -31,17 +31,48 @@ def test_sysctls(host):
 
 def test_nccl_conf(host):
     conf = host.file("/etc/roce-fabric/nccl.conf")
-    assert conf.contains("NCCL_IB_TC=106")
-    assert conf.contains("NCCL_IB_HCA=rdma0,rdma1,rdma2,rdma3,rdma4,rdma5,rdma6,rdma7")
+    assert conf.contains("^NCCL_IB_TC=106$")
+    assert conf.contains("^NCCL_IB_QPS_PER_CONNECTION=4$")
+    # veth NICs have no RDMA device: NCCL_IB_HCA and the GID index stay unset, with the reason.
+    assert not conf.contains("^NCCL_IB_HCA=") and not conf.contains("^NCCL_IB_GID_INDEX=")
+    assert conf.contains("# NCCL_IB_HCA not set: no RDMA device behind rdma0")
 
 
 def test_reapply_units_and_udev_rule(host):
     unit = host.file("/etc/systemd/system/roce-nic-rdma3.service")
-    assert unit.contains("ExecStart=/sbin/ip link set dev rdma3 mtu 9000")
-    assert unit.contains("dscp-prio 26:3 48:6")
-    assert unit.contains("prio-pfc all:off 3:on")
+    assert unit.contains("^ExecStart=/etc/roce-fabric/tools/bin/roce-check --apply rdma3$")
+    assert unit.contains("BindsTo=sys-subsystem-net-devices-rdma3.device")
     # The lab keeps the rule in a per-namespace directory (nic_udev_rules_dir).
     assert host.file("/etc/roce-fabric/rules.d/90-roce-nic.rules").contains('KERNEL=="rdma7"')
+
+
+def test_the_units_command_restores_drifted_settings(host):
+    unit = host.file("/etc/systemd/system/roce-nic-rdma2.service").content_string
+    command = [ln.split("=", 1)[1] for ln in unit.splitlines() if ln.startswith("ExecStart=")][0]
+    host.run("ip link set dev rdma2 mtu 1500")
+    host.run("ip route flush table 102")
+    result = host.run(command)
+    assert result.rc == 0, result.stdout + result.stderr
+    assert host.file("/sys/class/net/rdma2/mtu").content_string.strip() == "9000"
+    assert host.check_output("ip route show table 102").startswith("default via ")
+    assert any(ln.split()[:3] == ["rdma2", "mtu", "applied"] for ln in result.stdout.splitlines())
+
+
+def test_irqbalance_is_kept_off_the_nic_irqs(host):
+    dropin = host.file("/etc/systemd/system/irqbalance.service.d/roce-fabric.conf")
+    assert dropin.contains("--policyscript=/etc/roce-fabric/tools/bin/irqbalance-policy")
+    script = "/etc/roce-fabric/tools/bin/irqbalance-policy"
+    listing = "/tmp/rf-banned-pci-%s" % host.backend.get_hostname()   # /tmp is shared by the lab
+    host.run("echo 0000:17:00.0 > %s" % listing)
+    try:
+        banned = host.run("ROCE_FABRIC_BANNED_PCI=%s %s "
+                          "/sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0 123" % (listing, script))
+        other = host.run("ROCE_FABRIC_BANNED_PCI=%s %s "
+                         "/sys/devices/pci0000:00/0000:00:1f.6 40" % (listing, script))
+    finally:
+        host.run("rm -f %s" % listing)
+    assert (banned.rc, banned.stdout.strip()) == (0, "ban=true")
+    assert (other.rc, other.stdout.strip()) == (0, "")
 
 
 def test_roce_check_reports_live_state_against_the_plan(host):
@@ -50,7 +81,8 @@ def test_roce_check_reports_live_state_against_the_plan(host):
     lines = result.stdout.splitlines()
     assert any(ln.split()[:3] == ["rdma5", "mtu", "ok"] for ln in lines)
     assert any(ln.split()[:3] == ["rdma5", "policy_route", "ok"] for ln in lines)
-    assert any(ln.split()[:3] == ["rdma5", "dscp_prio", "unsupported"] for ln in lines)
+    for setting in ("dscp_prio", "pfc", "global_pause", "cnp", "ecn", "roce_tos", "irq_affinity"):
+        assert any(ln.split()[:3] == ["rdma5", setting, "unsupported"] for ln in lines), setting
 
 
 def test_roce_check_sees_a_drifted_setting(host):
