@@ -16,6 +16,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 MAP = "ROCE"
+GSHUT_LIST = "RF-GSHUT"
+DRAIN_POLICY = "RF-DRAIN-IN"
 HASH_FIELDS = {"src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_protocol": "IP_PROTOCOL",
                "l4_src_port": "L4_SRC_PORT", "l4_dst_port": "L4_DST_PORT",
                "in_port": "IN_PORT"}
@@ -211,7 +213,33 @@ def frr_bgpd(dev):
     # Leaves announce their host /31s and loopback; fabric /31s ride along (harmless).
     lines += [" !", " address-family ipv4 unicast", "  redistribute connected",
               "  maximum-paths %d" % bgp["maximum_paths"]]
+    lines += ["  neighbor %s route-map %s in" % (n["address"], DRAIN_POLICY)
+              for n in bgp["neighbors"]]
     if bgp["allowas_in"]:
         lines += ["  neighbor %s allowas-in 1" % n["address"] for n in bgp["neighbors"]]
     lines += [" exit-address-family", "!"]
+    # RFC 8326: a draining peer tags its routes GRACEFUL_SHUTDOWN; receivers make them least
+    # preferred, so traffic leaves a device before it is touched (leaf-pair roll).
+    lines += ["bgp community-list standard %s seq 5 permit graceful-shutdown" % GSHUT_LIST,
+              "!",
+              "route-map %s permit 10" % DRAIN_POLICY,
+              " match community %s" % GSHUT_LIST,
+              " set local-preference 0",
+              "exit",
+              "!",
+              "route-map %s permit 20" % DRAIN_POLICY,
+              "exit",
+              "!"]
     return "\n".join(lines) + "\n"
+
+
+def frr_drained(bgpd_conf):
+    """The same bgpd.conf with the device draining: ``bgp graceful-shutdown`` under its
+    ``router bgp`` (FRR tags every advertisement GRACEFUL_SHUTDOWN and sets local-pref 0 on
+    what it receives). Applying this instead of the plain file drains; the plain file undrains."""
+    out = []
+    for line in bgpd_conf.splitlines():
+        out.append(line)
+        if line.startswith("router bgp "):
+            out.append(" bgp graceful-shutdown")
+    return "\n".join(out) + "\n"
