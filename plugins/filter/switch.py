@@ -1,0 +1,34 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Jinja2 filters for the switch deploy role. Documentation: <name>.yml."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.roce.fabric.plugins.module_utils import render_sonic, verify
+
+
+def frr_drain(bgpd_conf):
+    if not isinstance(bgpd_conf, str):
+        raise AnsibleFilterError("roce.fabric.frr_drain: expected bgpd.conf text, got %s"
+                                 % type(bgpd_conf).__name__)
+    return render_sonic.frr_drained(bgpd_conf)
+
+
+def verify_targets(device, plan):
+    try:
+        return verify.targets(device, plan)
+    except (KeyError, TypeError) as exc:
+        raise AnsibleFilterError("roce.fabric.verify_targets: %s is not a switch of the plan "
+                                 "(%s)" % (device, exc))
+
+
+class FilterModule(object):
+    """roce.fabric switch filters."""
+
+    def filters(self):
+        return {"frr_drain": frr_drain, "verify_targets": verify_targets}

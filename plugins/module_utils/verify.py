@@ -1,0 +1,92 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Live routing state of a switch against the plan: BGP sessions and ECMP width.
+
+Input is what the switch prints: FRR's ``show bgp ipv4 unicast summary json`` and the kernel's
+``ip -j route show``. Expected state comes from the whole plan: every planned neighbour
+Established, and every host prefix behind another switch reached over all the links the plan
+gives towards it (a leaf: all its spine uplinks; a spine: all its links to the owning leaf).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ipaddress
+
+
+def _network(address):
+    return str(ipaddress.ip_interface(address).network)
+
+
+def expected_routes(device, plan):
+    """{host prefix: number of next hops} that ``device`` must have, from the plan."""
+    devices = plan["devices"]
+    me = devices[device]
+    uplinks = [p for p in me["ports"] if p["up"] and p["peer_kind"] in ("spine", "superspine")]
+    out = {}
+    for name, dev in devices.items():
+        if dev.get("kind") == "host" or name == device or dev.get("role") != "leaf":
+            continue
+        if me["role"] == "leaf":
+            width = len(uplinks)
+        else:
+            width = sum(1 for p in me["ports"] if p["up"] and p["peer"] == name)
+        for port in dev["ports"]:
+            if port["peer_kind"] == "host" and port["up"] and port.get("address"):
+                out[_network(port["address"])] = width
+    return out
+
+
+def _peers(summary):
+    if "peers" in summary:
+        return summary["peers"]
+    return (summary.get("ipv4Unicast") or {}).get("peers", {})
+
+
+def _nexthops(route):
+    if route.get("nexthops"):
+        return len(route["nexthops"])
+    return 1 if route.get("gateway") or route.get("dev") else 0
+
+
+def targets(device, plan):
+    """What ``device`` must show: its planned neighbours and {host prefix: next hops}."""
+    nbrs = [{"address": n["address"], "name": n["name"]}
+            for n in plan["devices"][device]["bgp"]["neighbors"]]
+    return {"device": device, "neighbors": nbrs, "routes": expected_routes(device, plan)}
+
+
+def check(targets_, bgp_summary, routes, sessions="established", prefixes="all"):
+    """Rows {device, check, item, expected, actual, ok} and a verdict.
+
+    ``sessions``: "established" (every planned neighbour up) or "configured" (bgpd knows every
+    planned neighbour, whatever its state: a spine deployed before its leaves). ``prefixes``:
+    "all" (every remote host prefix present at plan width) or "present" (those announced so
+    far must be at plan width: a leaf pair rolled while others are not yet deployed)."""
+    device = targets_["device"]
+    peers = _peers(bgp_summary)
+    rows = []
+    for nbr in targets_["neighbors"]:
+        state = (peers.get(nbr["address"]) or {}).get("state", "absent")
+        ok = state == "Established" if sessions == "established" else state != "absent"
+        item = "%s (%s)" % (nbr["address"], nbr["name"])
+        rows.append({"device": device, "check": "bgp", "item": item,
+                     "expected": "Established" if sessions == "established" else "configured",
+                     "actual": state, "ok": ok})
+    table = dict((r["dst"], _nexthops(r)) for r in routes if "dst" in r)
+    for prefix, width in sorted(targets_["routes"].items()):
+        have = table.get(prefix, 0)
+        if not have and prefixes == "present":
+            continue
+        rows.append({"device": device, "check": "ecmp", "item": prefix, "expected": width,
+                     "actual": have, "ok": have == width})
+    bad = [r for r in rows if not r["ok"]]
+    bgp = [r for r in rows if r["check"] == "bgp"]
+    ecmp = [r for r in rows if r["check"] == "ecmp"]
+    return {"ok": not bad, "rows": rows, "failed": bad,
+            "summary": "%s: %d/%d BGP sessions %s, %d/%d host prefixes at plan ECMP width"
+                       % (device, sum(r["ok"] for r in bgp), len(bgp),
+                          "Established" if sessions == "established" else "configured",
+                          sum(r["ok"] for r in ecmp), len(ecmp))}

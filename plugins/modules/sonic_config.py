@@ -1,0 +1,164 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Apply a rendered config_db.json to a SONiC switch as a JSON patch, with a checkpoint."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: sonic_config
+short_description: Apply a rendered config_db.json to SONiC as a checked JSON patch with a checkpoint
+version_added: 0.1.0
+author:
+  - roce.fabric contributors (@roce-fabric)
+description:
+  - Reads the running CONFIG_DB (C(show runningconfiguration all)), computes the RFC 6902 patch
+    that makes it carry the rendered config (tables the plan owns are replaced, shared tables
+    such as PORT only get the plan's fields), and applies it with sonic-utilities' generic
+    config updater - C(config checkpoint), C(config apply-patch -d) (dry run, validates
+    against the switch's YANG models), C(config apply-patch), C(config save -y).
+  - Why not C(config load) - it merges without validation and never deletes a stale key; and
+    C(config reload) restarts services. See the collection's docs/deploy.md.
+  - An empty patch changes nothing (second run). A failure after the patch started to apply
+    runs C(config rollback) to the checkpoint and fails, saying so. The checkpoint is kept on
+    success so a later verify failure can still roll back; O(state=forgotten) removes it.
+options:
+  intended:
+    description: The rendered config_db.json content.
+    type: dict
+  checkpoint:
+    description: Checkpoint name to take before applying (and to roll back or forget).
+    type: str
+    required: true
+  patch_path:
+    description: Where the computed patch is written on the switch.
+    type: path
+    default: /var/tmp/roce-fabric/patch.json
+  state:
+    description:
+      - V(applied) computes and applies the patch; V(rolled_back) runs C(config rollback) to
+        the checkpoint; V(forgotten) deletes the checkpoint.
+    type: str
+    choices: [applied, rolled_back, forgotten]
+    default: applied
+attributes:
+  check_mode:
+    support: full
+    description: Computes and shows the patch without touching the switch.
+  diff_mode:
+    support: full
+    description: Shows the patch operations per table.
+  platform:
+    support: full
+    platforms: sonic
+    description: SONiC with sonic-utilities' generic config updater (apply-patch, checkpoint).
+"""
+
+EXAMPLES = r"""
+- name: Apply the rendered config_db.json
+  roce.fabric.sonic_config:
+    intended: "{{ lookup('ansible.builtin.file', 'intended/configs/leaf1a.json') | from_json }}"
+    checkpoint: roce-fabric-before
+"""
+
+RETURN = r"""
+patch:
+  description: The RFC 6902 operations applied (or that would be, in check mode).
+  returned: when state is applied
+  type: list
+  elements: dict
+tables:
+  description: Operations per table, for example V({"BUFFER_PROFILE" = {"replace" = 2}}).
+  returned: when state is applied
+  type: dict
+steps:
+  description: Each command run, with its return code.
+  returned: always
+  type: list
+  elements: dict
+rolled_back:
+  description: Whether a failure triggered C(config rollback).
+  returned: always
+  type: bool
+"""
+
+import json
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.roce.fabric.plugins.module_utils import deploy_sonic
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            intended=dict(type="dict"),
+            checkpoint=dict(type="str", required=True),
+            patch_path=dict(type="path", default="/var/tmp/roce-fabric/patch.json"),
+            state=dict(type="str", default="applied",
+                       choices=["applied", "rolled_back", "forgotten"]),
+        ),
+        required_if=[("state", "applied", ["intended"])],
+        supports_check_mode=True,
+    )
+    p = module.params
+    steps = deploy_sonic.steps(p["checkpoint"], p["patch_path"], "")
+    done = []
+
+    def run(step):
+        rc, out, err = module.run_command(steps[step])
+        done.append({"step": step, "argv": steps[step], "rc": rc,
+                     "output": (out + err).strip()[-2000:]})
+        return rc
+
+    if p["state"] != "applied":
+        step = "rollback" if p["state"] == "rolled_back" else "forget"
+        if not module.check_mode and run(step) != 0:
+            module.fail_json(msg="%s failed: %s" % (" ".join(steps[step]), done[-1]["output"]),
+                             steps=done, rolled_back=False)
+        module.exit_json(changed=True, steps=done, rolled_back=step == "rollback")
+
+    intended = p["intended"]
+    rc, out, err = module.run_command(["show", "runningconfiguration", "all"])
+    if rc != 0:
+        module.fail_json(msg="cannot read the running CONFIG_DB: %s" % (err or out))
+    try:
+        running = json.loads(out)
+    except ValueError as exc:
+        module.fail_json(msg="show runningconfiguration all did not print JSON: %s" % exc)
+    patch = deploy_sonic.config_patch(running, intended)
+    tables = deploy_sonic.summarize(patch)
+    result = dict(changed=bool(patch), patch=patch, tables=tables, steps=done,
+                  rolled_back=False)
+    if module._diff and patch:
+        lines = ["%s %s %s\n" % (op["op"], op["path"],
+                                 json.dumps(op.get("value", ""), sort_keys=True))
+                 for op in patch]
+        result["diff"] = {"before": "", "after": "".join(lines)}
+    if not patch or module.check_mode:
+        module.exit_json(**result)
+
+    directory = os.path.dirname(p["patch_path"])
+    if directory and not os.path.isdir(directory):
+        os.makedirs(directory)
+    with open(p["patch_path"], "w") as handle:
+        json.dump(patch, handle, indent=1, sort_keys=True)
+    for step in ("checkpoint", "dry_run", "apply", "save"):
+        if run(step) != 0:
+            results = [(d["step"], d["rc"]) for d in done]
+            if deploy_sonic.rollback_needed(results):
+                result["rolled_back"] = run("rollback") == 0
+            module.fail_json(msg="%s failed%s: %s" % (
+                " ".join(steps[step]),
+                ", rolled back to checkpoint %s" % p["checkpoint"] if result["rolled_back"]
+                else "", done[-1]["output"] if not result["rolled_back"] else
+                done[-2]["output"]), **result)
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()

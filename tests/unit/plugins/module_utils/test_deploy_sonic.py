@@ -1,0 +1,87 @@
+"""The SONiC deploy patch, applied with an independent RFC 6902 implementation (jsonpatch)."""
+import copy
+import json
+import os
+
+import jsonpatch
+from hypothesis import given, strategies as st
+
+from ansible_collections.roce.fabric.plugins.module_utils import deploy_sonic
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))))
+
+
+def intended():
+    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
+        return json.load(f)
+
+
+def expected(running, want):
+    """What the deploy contract says the switch ends with: owned tables exactly as planned,
+    shared tables = running with the plan's keys and fields written over it."""
+    out = copy.deepcopy(running)
+    for table, keys in want.items():
+        if table in deploy_sonic.OWNED_TABLES or table not in out:
+            out[table] = copy.deepcopy(keys)
+            continue
+        for key, fields in keys.items():
+            out[table].setdefault(key, {}).update(fields)
+    return out
+
+
+def test_applied_config_gives_an_empty_patch():
+    want = intended()
+    assert deploy_sonic.config_patch(want, want) == []
+
+
+def test_drifted_switch():
+    want = intended()
+    running = copy.deepcopy(want)
+    running["BUFFER_PROFILE"]["pg_lossless_400000_3m_profile"] = dict(
+        running["BUFFER_PROFILE"].get("pg_lossless_400000_3m_profile", {"xoff": "1"}),
+        xoff="1")
+    running["BGP_NEIGHBOR"]["198.18.9.254"] = {"asn": "65199", "name": "stale"}
+    running["PORT"]["Ethernet0"]["autoneg"] = "off"          # platform field: kept
+    running["PORT"]["Ethernet0"]["mtu"] = "1500"
+    del running["PFC_WD"]["Ethernet8"]
+    del running["INTERFACE"]["Ethernet0|198.18.64.0/31"]
+    del running["WRED_PROFILE"]
+    running["SYSLOG_SERVER"] = {"198.18.255.1": {}}           # not planned: untouched
+    patch = deploy_sonic.config_patch(running, want)
+    result = jsonpatch.apply_patch(running, patch)
+    assert result == expected(running, want)
+    assert result["PORT"]["Ethernet0"]["autoneg"] == "off"
+    assert result["SYSLOG_SERVER"] == {"198.18.255.1": {}}
+    assert "198.18.9.254" not in result["BGP_NEIGHBOR"]
+    paths = [op["path"] for op in patch]
+    assert "/INTERFACE/Ethernet0|198.18.64.0~131" in paths    # RFC 6901: '/' in a key is ~1
+    assert "/PORT/Ethernet0/mtu" in paths                      # field level, not the whole port
+    assert patch[0]["op"] == "remove"
+    assert deploy_sonic.config_patch(result, want) == []      # second run: nothing
+    summary = deploy_sonic.summarize(patch)
+    assert summary["BGP_NEIGHBOR"]["remove"] == 1 and summary["WRED_PROFILE"]["add"] == 1
+
+
+NAMES = st.text(alphabet="ab/~|0", min_size=1, max_size=3)
+DOCS = st.dictionaries(st.sampled_from(["PORT", "BGP_NEIGHBOR", "QUEUE", "X"]),
+                       st.dictionaries(NAMES, st.dictionaries(NAMES, NAMES, max_size=3),
+                                       max_size=3), max_size=4)
+
+
+@given(DOCS, DOCS)
+def test_any_running_config_ends_as_the_contract_says(running, want):
+    patch = deploy_sonic.config_patch(running, want)
+    result = jsonpatch.apply_patch(running, patch)
+    assert result == expected(running, want)
+    assert deploy_sonic.config_patch(result, want) == []
+
+
+def test_rollback_only_once_something_was_applied():
+    assert not deploy_sonic.rollback_needed([("checkpoint", 0), ("dry_run", 1)])
+    assert deploy_sonic.rollback_needed([("checkpoint", 0), ("dry_run", 0), ("apply", 0),
+                                         ("frr_apply", 1)])
+    assert not deploy_sonic.rollback_needed([("checkpoint", 0), ("apply", 0), ("save", 0)])
+    steps = deploy_sonic.steps("roce-fabric-1", "/tmp/p.json", "/tmp/bgpd.conf", "/run/frr")
+    assert steps["apply"] == ["config", "apply-patch", "-f", "CONFIGDB", "/tmp/p.json"]
+    assert steps["frr_apply"][-2:] == ["--reload", "/tmp/bgpd.conf"]

@@ -1,0 +1,127 @@
+"""roce.fabric.sonic_config against a replayed SONiC switch: check mode, diff, apply, rollback.
+
+No SONiC switch runs here, so the switch is a script of responses: the running CONFIG_DB is the
+rendered example with drift, and each sonic-utilities command returns the exit code a scenario
+needs. The module must decide correctly from those codes alone.
+"""
+import copy
+import json
+import os
+
+import pytest
+from ansible.module_utils import basic
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.roce.fabric.plugins.modules import sonic_config
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))))
+
+
+class Exit(Exception):
+    def __init__(self, failed, result):
+        Exception.__init__(self, result.get("msg", ""))
+        self.failed, self.result = failed, result
+
+
+class Switch(object):
+    """Answers run_command from a running config and per-command exit codes."""
+
+    def __init__(self, running, codes=None):
+        self.running, self.codes, self.calls = running, codes or {}, []
+
+    def run_command(self, argv, **_kw):
+        self.calls.append(list(argv))
+        if argv[:2] == ["show", "runningconfiguration"]:
+            return 0, json.dumps(self.running), ""
+        key = " ".join(argv[:2]) + (" -d" if "-d" in argv else "")
+        rc = self.codes.get(key, 0)
+        return rc, "", "" if rc == 0 else "Error: %s failed on the switch" % key
+
+
+@pytest.fixture
+def run(monkeypatch, tmp_path):
+    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
+        intended = json.load(f)
+
+    def runner(switch, check=False, diff=False, **args):
+        params = dict(intended=intended, checkpoint="rf-1",
+                      patch_path=str(tmp_path / "patch.json"),
+                      _ansible_check_mode=check, _ansible_diff=diff)
+        params.update(args)
+
+        def leave(failed):
+            def handler(_self, **result):
+                raise Exit(failed, result)
+            return handler
+        monkeypatch.setattr(basic.AnsibleModule, "exit_json", leave(False))
+        monkeypatch.setattr(basic.AnsibleModule, "fail_json", leave(True))
+        monkeypatch.setattr(basic.AnsibleModule, "run_command",
+                            lambda _self, argv, **kw: switch.run_command(argv, **kw))
+        with patch_module_args(params), pytest.raises(Exit) as caught:
+            sonic_config.main()
+        return caught.value
+    return runner
+
+
+def drifted():
+    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
+        running = json.load(f)
+    running = copy.deepcopy(running)
+    running["PORT"]["Ethernet0"]["mtu"] = "1500"
+    running["BGP_NEIGHBOR"]["198.18.9.254"] = {"asn": "65199"}
+    return running
+
+
+def sonic_cmds(switch):
+    return [c[:2] + (["-d"] if "-d" in c else []) for c in switch.calls if c[0] == "config"]
+
+
+def test_check_mode_shows_the_patch_and_runs_nothing(run):
+    switch = Switch(drifted())
+    out = run(switch, check=True, diff=True)
+    assert not out.failed and out.result["changed"]
+    assert out.result["tables"] == {"BGP_NEIGHBOR": {"add": 0, "replace": 0, "remove": 1},
+                                    "PORT": {"add": 0, "replace": 1, "remove": 0}}
+    assert "replace /PORT/Ethernet0/mtu \"9216\"" in out.result["diff"]["after"]
+    assert sonic_cmds(switch) == []
+
+
+def test_in_sync_switch_is_left_alone(run, tmp_path):
+    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
+        switch = Switch(json.load(f))
+    out = run(switch)
+    assert not out.failed and not out.result["changed"] and sonic_cmds(switch) == []
+
+
+def test_apply_takes_a_checkpoint_dry_runs_applies_and_saves(run, tmp_path):
+    switch = Switch(drifted())
+    out = run(switch)
+    assert not out.failed and out.result["changed"] and not out.result["rolled_back"]
+    assert sonic_cmds(switch) == [["config", "checkpoint"], ["config", "apply-patch", "-d"],
+                                  ["config", "apply-patch"], ["config", "save"]]
+    written = json.load(open(str(tmp_path / "patch.json")))
+    assert written == out.result["patch"]
+
+
+def test_dry_run_rejected_by_yang_fails_without_rollback(run):
+    switch = Switch(drifted(), {"config apply-patch -d": 1})
+    out = run(switch)
+    assert out.failed and not out.result["rolled_back"]
+    assert ["config", "apply-patch"] not in sonic_cmds(switch)
+    assert "apply-patch" in out.result["msg"]
+
+
+def test_apply_failure_rolls_back_to_the_checkpoint(run):
+    switch = Switch(drifted(), {"config apply-patch": 1})
+    out = run(switch)
+    assert out.failed and out.result["rolled_back"]
+    assert sonic_cmds(switch)[-1] == ["config", "rollback"]
+    assert "rolled back to checkpoint rf-1" in out.result["msg"]
+
+
+def test_rollback_state_runs_config_rollback(run):
+    switch = Switch(drifted())
+    out = run(switch, state="rolled_back", intended=None)
+    assert not out.failed and out.result["rolled_back"]
+    assert switch.calls == [["config", "rollback", "rf-1"]]
