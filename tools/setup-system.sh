@@ -3,10 +3,13 @@
 # libyang2-dev: headers for the libyang Python binding that validates SONiC config_db.json;
 # the shellcheck linter, which ansible-test sanity runs on the shell scripts; ethtool and
 # iproute2 (ip, dcb) for the NIC tests on veth in network namespaces; openssh-server for the
-# molecule hosts scenario (one sshd per namespace host; no daemon starts without systemd).
+# molecule hosts scenario (one sshd per namespace host; no daemon starts without systemd);
+# frr and frr-pythontools (zebra, bgpd, vtysh, frr-reload.py) and iputils-ping for the molecule
+# fabric scenario's routers and its jumbo-frame pings.
 set -euo pipefail
 need=()
-for pkg in libyang2-dev shellcheck ethtool iproute2 openssh-server; do
+for pkg in libyang2-dev shellcheck ethtool iproute2 openssh-server frr frr-pythontools \
+  iputils-ping; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] && exit 0
