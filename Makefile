@@ -9,7 +9,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/.collections
 export PYTEST_ADDOPTS ?= -p no:cacheprovider
 
-.PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden clean
+.PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden ee clean
 
 setup: $(STAMP) $(LINK)
 
@@ -53,6 +53,14 @@ benchmark: setup
 golden: setup
 	rm -rf tests/golden/example
 	$(BIN)/ansible-playbook site.yml -e switch_output_dir=$(CURDIR)/tests/golden/example
+
+# Execution environment build context (.build/ee/context); build the image with
+# `.venv/bin/ansible-builder build -f execution-environment.yml` where podman or docker runs.
+ee: setup
+	rm -rf .build/ee && mkdir -p .build/ee
+	$(BIN)/ansible-galaxy collection build --output-path .build/ee .
+	mv .build/ee/roce-fabric-*.tar.gz .build/ee/roce-fabric.tar.gz
+	$(BIN)/ansible-builder create -f execution-environment.yml -c .build/ee/context
 
 clean:
 	rm -rf $(VENV) .collections .build .ansible tests/output
