@@ -7,6 +7,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
+
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils import render_sonic, verify
@@ -27,8 +29,20 @@ def verify_targets(device, plan):
                                  "(%s)" % (device, exc))
 
 
+def verify_state(targets, bgp_summary, routes, sessions="established", prefixes="all"):
+    try:
+        return verify.check(targets, _json(bgp_summary), _json(routes), sessions, prefixes)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AnsibleFilterError("roce.fabric.verify_state: %s" % exc)
+
+
+def _json(value):
+    return json.loads(value) if isinstance(value, str) else value
+
+
 class FilterModule(object):
     """roce.fabric switch filters."""
 
     def filters(self):
-        return {"frr_drain": frr_drain, "verify_targets": verify_targets}
+        return {"frr_drain": frr_drain, "verify_targets": verify_targets,
+                "verify_state": verify_state}

@@ -4,7 +4,8 @@
 """Live routing state of a switch against the plan: BGP sessions and ECMP width.
 
 Input is what the switch prints: FRR's ``show bgp ipv4 unicast summary json`` and the kernel's
-``ip -j route show``. Expected state comes from the whole plan: every planned neighbour
+``ip -j route show`` (SONiC, FRR routers), or EOS's ``show ip bgp summary | json`` and
+``show ip route | json``. Expected state comes from the whole plan: every planned neighbour
 Established, and every host prefix behind another switch reached over all the links the plan
 gives towards it (a leaf: all its spine uplinks; a spine: all its links to the owning leaf).
 """
@@ -40,9 +41,24 @@ def expected_routes(device, plan):
 
 
 def _peers(summary):
+    """{address: {"state": ...}} from FRR (``peers``, or under ``ipv4Unicast``) or from EOS
+    ``show ip bgp summary | json`` (``vrfs.default.peers``, state in ``peerState``)."""
+    if "vrfs" in summary:
+        peers = ((summary["vrfs"].get("default") or {}).get("peers") or {})
+        return dict((a, {"state": p.get("peerState", "absent")}) for a, p in peers.items())
     if "peers" in summary:
         return summary["peers"]
     return (summary.get("ipv4Unicast") or {}).get("peers", {})
+
+
+def routes_list(routes):
+    """Kernel ``ip -j route show`` rows as they are; EOS ``show ip route | json``
+    (``vrfs.default.routes``: prefix -> ``vias``) as the same rows."""
+    if isinstance(routes, dict):
+        table = ((routes.get("vrfs") or {}).get("default") or {}).get("routes") or {}
+        return [{"dst": prefix, "nexthops": entry.get("vias") or []}
+                for prefix, entry in table.items()]
+    return routes
 
 
 def _nexthops(route):
@@ -75,7 +91,7 @@ def check(targets_, bgp_summary, routes, sessions="established", prefixes="all")
         rows.append({"device": device, "check": "bgp", "item": item,
                      "expected": "Established" if sessions == "established" else "configured",
                      "actual": state, "ok": ok})
-    table = dict((r["dst"], _nexthops(r)) for r in routes if "dst" in r)
+    table = dict((r["dst"], _nexthops(r)) for r in routes_list(routes) if "dst" in r)
     for prefix, width in sorted(targets_["routes"].items()):
         have = table.get(prefix, 0)
         if not have and prefixes == "present":

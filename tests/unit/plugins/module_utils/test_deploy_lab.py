@@ -20,11 +20,16 @@ def recorded(name):
         return json.load(handle)
 
 
-@pytest.fixture(scope="module")
-def lab_plan():
-    from tests.conftest import load_inventory
-    return plan_mod.build_plan(*load_inventory(os.path.join(ROOT, "molecule", "fabric",
-                                                            "inventory", "hosts.yml")))
+_LAB = []
+
+
+@pytest.fixture
+def lab_plan(inventory_data):
+    """The plan of the molecule fabric lab's inventory (built once: ansible-inventory is slow)."""
+    if not _LAB:
+        _LAB.append(plan_mod.build_plan(*inventory_data(os.path.join(
+            ROOT, "molecule", "fabric", "inventory", "hosts.yml"))))
+    return _LAB[0]
 
 
 def test_deployed_leaf_and_spine_verify_clean(lab_plan):
@@ -94,3 +99,23 @@ def test_a_missing_port_is_named_and_a_stale_address_removed(lab_plan):
     assert missing == ["Ethernet64"]
     assert [c["argv"] for c in changes] == [["ip", "addr", "del", "198.18.99.1/31", "dev",
                                              "Ethernet0"]]
+
+
+def eos(name):
+    with open(os.path.join(os.path.dirname(FIX), "eos", name)) as handle:
+        return json.load(handle)
+
+
+def test_eos_json_is_read_the_same_way(example):
+    plan = plan_mod.build_plan(*example)
+    targets = verify.targets("leaf2a", plan)
+    summary, routes = eos("leaf2a-show-ip-bgp-summary.json"), eos("leaf2a-show-ip-route.json")
+    result = verify.check(targets, summary, routes)
+    assert result["ok"], result["failed"]
+    assert result["summary"].startswith("leaf2a: 16/16 BGP sessions Established")
+    first = sorted(summary["vrfs"]["default"]["peers"])[0]
+    summary["vrfs"]["default"]["peers"][first]["peerState"] = "Active"
+    prefix = sorted(targets["routes"])[0]
+    routes["vrfs"]["default"]["routes"][prefix]["vias"].pop()
+    bad = verify.check(targets, summary, routes)["failed"]
+    assert [(r["check"], r["actual"]) for r in bad] == [("bgp", "Active"), ("ecmp", 15)]
