@@ -190,3 +190,40 @@ def nccl_settings(host_plan, facts):
         notes.append("NCCL_IB_GID_INDEX left to NCCL's RoCE v2 auto-selection: the planned "
                      "addresses are not RoCE v2 GIDs at one common index")
     return out, notes
+
+
+# Lossless-path counters a RoCE NIC exposes (host-nic.md §7): per-priority pause frames from
+# ethtool -S (mlx5 names), DCQCN and loss counters from the RDMA port's hw_counters.
+ETHTOOL_COUNTERS = ("rx_prio{p}_pause", "tx_prio{p}_pause", "rx_prio{p}_discards",
+                    "rx_discards_phy", "tx_pause_storm_error_events")
+HW_COUNTERS = ("np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "rp_cnp_ignored",
+               "out_of_sequence", "packet_seq_err", "local_ack_timeout_err")
+
+
+def parse_ethtool_stats(text):
+    """`ethtool -S IF` -> {name: int}."""
+    out = {}
+    for line in text.splitlines():
+        key, sep, value = line.strip().partition(":")
+        if sep and value.strip().isdigit():
+            out[key.strip()] = int(value)
+    return out
+
+
+def counters(name, priorities, rdma, run, read, listdir):
+    """{counter: value} of the lossless path of ``name``; empty when the NIC reports none."""
+    rc, out, _err = run(["ethtool", "-S", name])
+    stats = parse_ethtool_stats(out) if rc == 0 else {}
+    found = {}
+    for pattern in ETHTOOL_COUNTERS:
+        for p in (priorities if "{p}" in pattern else [None]):
+            key = pattern.format(p=p)
+            if key in stats:
+                found[key] = stats[key]
+    if rdma:
+        base = "/sys/class/infiniband/%s/ports/1/hw_counters" % rdma
+        present = set(listdir(base) or [])
+        for key in HW_COUNTERS:
+            if key in present:
+                found[key] = nic.parse_int(read("%s/%s" % (base, key)))
+    return found

@@ -25,6 +25,14 @@ options:
     description: Interfaces to report; all but C(lo) when omitted.
     type: list
     elements: str
+  counters_priorities:
+    description:
+      - Also report each interface's lossless-path counters under C(counters) - per-priority
+        pause frames and discards for these priorities (C(ethtool -S)), and the RDMA port's
+        DCQCN and loss counters (C(hw_counters)). Empty list, the default, reports none.
+    type: list
+    elements: int
+    default: []
 attributes:
   check_mode:
     support: full
@@ -68,8 +76,10 @@ from ansible_collections.roce.fabric.plugins.module_utils import nic_host
 
 
 def main():
-    module = AnsibleModule(argument_spec=dict(interfaces=dict(type="list", elements="str")),
-                           supports_check_mode=True)
+    module = AnsibleModule(argument_spec=dict(
+        interfaces=dict(type="list", elements="str"),
+        counters_priorities=dict(type="list", elements="int", default=[])),
+        supports_check_mode=True)
     names = module.params["interfaces"] or sorted(
         n for n in (nic_host.list_dir("/sys/class/net") or []) if n != "lo")
     facts = {}
@@ -78,6 +88,10 @@ def main():
                                 nic_host.list_dir)
         if found is None:
             module.fail_json(msg="interface %s does not exist on this host" % name)
+        if module.params["counters_priorities"]:
+            found["counters"] = nic_host.counters(name, module.params["counters_priorities"],
+                                                  found["rdma_device"], module.run_command,
+                                                  nic_host.read_file, nic_host.list_dir)
         facts[name] = found
     module.exit_json(changed=False, ansible_facts={"roce_nics": facts})
 

@@ -14,7 +14,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import plan as plan_mo
 FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                    "fixtures", "nic")
 
-COMMANDS = {"-i": "ethtool-i", "-l": "ethtool-l", "-a": "ethtool-a"}
+COMMANDS = {"-i": "ethtool-i", "-l": "ethtool-l", "-a": "ethtool-a", "-S": "ethtool-S"}
 
 
 class RecordedHost(object):
@@ -214,3 +214,18 @@ def test_nccl_settings_from_live_rdma_devices(example):
     settings, notes = nic_host.nccl_settings(host, facts)
     assert settings["NCCL_IB_HCA"] is None and settings["NCCL_IB_GID_INDEX"] is None
     assert "rdma7" in notes[0] and "auto-selection" in notes[1]
+
+
+def test_lossless_counters_of_an_mlx5_host():
+    host = RecordedHost("mlx5-inbox")
+    found = nic_host.counters("ens1f0np0", [3], "mlx5_0", host.run, host.read, host.listdir)
+    assert found["rx_prio3_pause"] == 1742 and found["tx_prio3_pause"] == 1391
+    assert found["rx_prio3_discards"] == 0 and found["tx_pause_storm_error_events"] == 0
+    assert found["np_cnp_sent"] == 49870 and found["rp_cnp_handled"] == 47311
+    assert "rx_prio6_pause" not in found          # only the lossless priorities asked for
+    assert "roce_adp_retrans" not in found        # not one of the counters reported
+
+
+def test_a_veth_has_no_lossless_counters():
+    host = RecordedHost("veth")
+    assert nic_host.counters("d0", [3], None, host.run, host.read, host.listdir) == {}
