@@ -55,14 +55,14 @@ def fingerprint(name):
     return conf, running, addrs
 
 
-def roll(*extra):
+def roll(*extra, **kw):
     """The leaf-pair roll as a user runs it; stdout with whitespace folded (the callback wraps
     long messages)."""
     result = subprocess.run(
         ["ansible-playbook", os.path.join(PROJECT, "site.yml"),
          "--inventory", os.path.join(EPHEMERAL, "inventory"),
          "--extra-vars", "switch_output_dir=%s/intended" % EPHEMERAL,
-         "--tags", "leaf", "--limit", "leaf_pair1"] + list(extra),
+         "--tags", "leaf", "--limit", kw.get("limit", "leaf_pair1")] + list(extra),
         capture_output=True, text=True, check=False, cwd=PROJECT,
         env=dict(os.environ, ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0"))
     with open(os.path.join(EPHEMERAL, "roll-%d.log" % time.time()), "w") as log:
@@ -99,6 +99,18 @@ def test_jumbo_frames_cross_the_fabric_with_df_set():
     assert ok.returncode == 0, ok.stdout + ok.stderr
     too_big = ns("gpu1", "ping", "-M", "do", "-s", "8973", "-c", "1", "-W", "2", "-I", src, dst)
     assert too_big.returncode != 0
+
+
+def test_check_diff_shows_a_drifted_switch_and_changes_nothing():
+    ns("leaf2b", "ip", "link", "set", "dev", "Ethernet16", "mtu", "1500")
+    try:
+        result = roll("--check", "--diff", limit="leaf_pair2")
+        mtu = ns("leaf2b", "cat", "/sys/class/net/Ethernet16/mtu").stdout.strip()
+    finally:
+        ns("leaf2b", "ip", "link", "set", "dev", "Ethernet16", "mtu", "9216")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "Ethernet16 mtu: 1500" in result.stdout and "Ethernet16 mtu: 9216" in result.stdout
+    assert mtu == "1500"
 
 
 def test_rolling_one_pair_loses_nothing_on_the_other_pair():
