@@ -189,6 +189,13 @@ def decide_pfc(name, want, pfc):
                                                  "all:off"] + ["%d:on" % p for p in want])]
 
 
+def setting_diffs(changes, owner):
+    """Ansible diff entries, one per change: "<owner> <setting>: <value>" before and after
+    (``owner``: the key naming the interface or netdev in each change)."""
+    return [{"before": "%s %s: %s\n" % (c[owner], c["setting"], c["current"]),
+             "after": "%s %s: %s\n" % (c[owner], c["setting"], c["desired"])} for c in changes]
+
+
 def change(setting, current, desired, argv):
     return {"setting": setting, "current": current, "desired": desired, "argv": argv,
             "write": None, "unsupported": None}

@@ -139,7 +139,7 @@ unsupported:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import nic_host
+from ansible_collections.roce.fabric.plugins.module_utils import nic, nic_host
 
 
 def main():
@@ -188,17 +188,12 @@ def main():
         module.fail_json(msg="required settings unsupported, nothing changed: %s" % "; ".join(
             "%s %s (%s)" % (u["interface"], u["setting"], u["unsupported"]) for u in blocking),
             changes=[], unsupported=unsupported)
-    diffs = []
-    for item in changes:
-        diffs.append({"before": "%s %s: %s\n" % (item["interface"], item["setting"],
-                                                 item["current"]),
-                      "after": "%s %s: %s\n" % (item["interface"], item["setting"],
-                                                item["desired"])})
-        if not module.check_mode:
-            error = nic_host.apply(item, run)
-            if error:
-                module.fail_json(msg="%s %s: %s" % (item["interface"], item["setting"], error),
-                                 changes=changes, unsupported=unsupported)
+    diffs = nic.setting_diffs(changes, "interface")
+    for item in [] if module.check_mode else changes:
+        error = nic_host.apply(item, run)
+        if error:
+            module.fail_json(msg="%s %s: %s" % (item["interface"], item["setting"], error),
+                             changes=changes, unsupported=unsupported)
     result = dict(changed=bool(changes), changes=changes, unsupported=unsupported)
     if module._diff and diffs:
         result["diff"] = diffs

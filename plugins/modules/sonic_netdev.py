@@ -64,7 +64,7 @@ changes:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import netdev
+from ansible_collections.roce.fabric.plugins.module_utils import netdev, nic
 
 
 def main():
@@ -83,18 +83,12 @@ def main():
     if missing:
         module.fail_json(msg="ports of the plan missing on this switch, nothing changed: %s"
                          % ", ".join(missing), changes=[])
-    diffs = []
-    for item in changes:
-        diffs.append({"before": "%s %s: %s\n" % (item["netdev"], item["setting"],
-                                                 item["current"]),
-                      "after": "%s %s: %s\n" % (item["netdev"], item["setting"],
-                                                item["desired"])})
-        if not module.check_mode:
-            rc, out, err = module.run_command(item["argv"])
-            if rc != 0:
-                module.fail_json(msg="%s failed: %s" % (" ".join(item["argv"]),
-                                                        (err or out).strip()),
-                                 changes=changes)
+    diffs = nic.setting_diffs(changes, "netdev")
+    for item in [] if module.check_mode else changes:
+        rc, out, err = module.run_command(item["argv"])
+        if rc != 0:
+            module.fail_json(msg="%s failed: %s" % (" ".join(item["argv"]), (err or out).strip()),
+                             changes=changes)
     result = dict(changed=bool(changes), changes=changes)
     if module._diff and diffs:
         result["diff"] = diffs
