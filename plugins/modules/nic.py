@@ -94,13 +94,9 @@ options:
     type: list
     elements: str
     default: [mtu, address, policy_rule, policy_route]
+extends_documentation_fragment:
+  - roce.fabric.setting_changes
 attributes:
-  check_mode:
-    support: full
-    description: Reports the changes it would make.
-  diff_mode:
-    support: full
-    description: Shows each changed setting's before and after.
   platform:
     support: full
     platforms: posix

@@ -35,13 +35,9 @@ options:
     type: str
     choices: [dummy, lo]
     default: dummy
+extends_documentation_fragment:
+  - roce.fabric.setting_changes
 attributes:
-  check_mode:
-    support: full
-    description: Reports the changes it would make.
-  diff_mode:
-    support: full
-    description: Shows each changed setting's before and after.
   platform:
     support: full
     platforms: posix
