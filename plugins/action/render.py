@@ -14,11 +14,12 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.roce.fabric.plugins.module_utils import render
 
 MAX_DIFF_LINES = 200   # per file, so a first render of a big fabric stays readable
+CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("plan", "devices", "output_dir"))
+    _VALID_ARGS = frozenset(("plan", "devices", "output_dir", "check_copy"))
 
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
@@ -38,10 +39,16 @@ class ActionModule(ActionBase):
         if missing:
             return dict(result, failed=True, msg="devices not in the plan: %s" % missing)
         switches = [d for d in wanted if plan["devices"][d]["kind"] == "switch"]
+        # Check mode leaves output_dir alone but writes a scratch copy (output_dir/.check), so a
+        # deploy in the same --check --diff run compares devices with what would be rendered.
+        scratch = self._task.check_mode and bool(args.get("check_copy"))
+        files_dir = os.path.join(root, CHECK_DIR) if scratch else root
         changed, diffs, written = [], [], 0
         for name in switches:
             for rel, text in sorted(render.render_switch(plan["devices"][name]).items()):
                 path = os.path.join(root, rel)
+                if scratch:
+                    _write(os.path.join(files_dir, rel), text)
                 old = None
                 if os.path.exists(path):
                     with open(path) as handle:
@@ -53,17 +60,21 @@ class ActionModule(ActionBase):
                     diffs.append({"before_header": path, "after_header": path,
                                   "before": _clip(old or ""), "after": _clip(text)})
                 if not self._task.check_mode:
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    tmp_path = path + ".tmp"
-                    with open(tmp_path, "w") as handle:
-                        handle.write(text)
-                    os.replace(tmp_path, path)   # atomic: never a half-written config
+                    _write(path, text)
                     written += 1
         result.update(changed=bool(changed), rendered=len(switches), changed_files=changed,
-                      output_dir=root, written=written)
+                      output_dir=root, files_dir=files_dir, written=written)
         if diffs:
             result["diff"] = diffs
         return result
+
+
+def _write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp_path = path + ".tmp"
+    with open(tmp_path, "w") as handle:
+        handle.write(text)
+    os.replace(tmp_path, path)   # atomic: never a half-written config
 
 
 def _clip(text):

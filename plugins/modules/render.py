@@ -37,10 +37,20 @@ options:
     description: Root directory of the rendered files.
     type: path
     required: true
+  check_copy:
+    description:
+      - In check mode, write what would be rendered into a scratch copy, C(<output_dir>/.check),
+        and return it as RV(files_dir), so that a deploy in the same C(--check --diff) run
+        compares devices with the new files. O(output_dir)'s own files stay untouched.
+      - No effect outside check mode.
+    type: bool
+    default: false
 attributes:
   check_mode:
     support: full
-    description: Reports the files that would change and writes nothing.
+    description:
+      - Reports the files that would change and writes nothing, unless O(check_copy) asks for a
+        scratch copy.
   diff_mode:
     support: full
     description: Shows the change of every file (clipped to 200 lines per file).
@@ -71,6 +81,13 @@ changed_files:
   elements: str
 output_dir:
   description: Absolute output root.
+  returned: success
+  type: str
+files_dir:
+  description:
+    - Where this run's rendered files are. O(output_dir), or C(<output_dir>/.check) in check
+      mode with O(check_copy).
+    - Deploy roles read the files from here.
   returned: success
   type: str
 written:
