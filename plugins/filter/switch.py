@@ -11,7 +11,7 @@ import json
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.roce.fabric.plugins.module_utils import render_sonic, verify
+from ansible_collections.roce.fabric.plugins.module_utils import render_eos, render_sonic, verify
 
 
 def frr_drain(bgpd_conf):
@@ -19,6 +19,13 @@ def frr_drain(bgpd_conf):
         raise AnsibleFilterError("roce.fabric.frr_drain: expected bgpd.conf text, got %s"
                                  % type(bgpd_conf).__name__)
     return render_sonic.frr_drained(bgpd_conf)
+
+
+def eos_drain(config):
+    if not isinstance(config, str):
+        raise AnsibleFilterError("roce.fabric.eos_drain: expected EOS config text, got %s"
+                                 % type(config).__name__)
+    return render_eos.eos_drained(config)
 
 
 def verify_targets(device, plan):
@@ -44,5 +51,5 @@ class FilterModule(object):
     """roce.fabric switch filters."""
 
     def filters(self):
-        return {"frr_drain": frr_drain, "verify_targets": verify_targets,
+        return {"frr_drain": frr_drain, "eos_drain": eos_drain, "verify_targets": verify_targets,
                 "verify_state": verify_state}

@@ -20,6 +20,11 @@ LANE_SPEEDS = frozenset(("50g-1", "50g-2", "100g-1", "100g-2", "100g-4", "200g-1
                          "200g-4", "400g-2", "400g-4", "400g-8", "800g-4", "800g-8", "40g-4"))
 ROCE_UDP_PORT = 4791          # RoCEv2 destination port (lossless-math.md §5.1)
 ROCE_DEST_QP_BYTES = "5-7"    # BTH bytes of the destination QP (AVD #4925, eos-and-avd.md §2)
+# RFC 8326 drain, the same policy FRR/SONiC devices get: peers' routes tagged GRACEFUL_SHUTDOWN
+# (EOS keyword GSHUT; arista.eos route_maps templates) get local preference 0 on receipt.
+GSHUT_LIST = "RF-GSHUT"
+DRAIN_IN = "RF-DRAIN-IN"
+DRAIN_OUT = "RF-DRAIN-OUT"
 HASH_NOTE = ("ECMP hash on %s: EOS hashes IPv4 ECMP on the platform default fields; no CLI "
              "is rendered for them (our sources verify none for Strata ASICs), so the plan's "
              "hash fields and per-tier seed are documentation only on this device.")
@@ -119,16 +124,38 @@ def eos_config(dev):
         if port["lossless"]:
             out.append("   service-profile %s" % qos_profile_name(port))
         out += ["   shutdown" if not port["up"] else "   no shutdown", "!"]
-    out += ["ip routing", "!", "router bgp %d" % bgp["asn"],
+    out += ["ip routing", "!", "ip community-list %s permit GSHUT" % GSHUT_LIST, "!",
+            "route-map %s permit 10" % DRAIN_IN, "   match community %s" % GSHUT_LIST,
+            "   set local-preference 0", "!", "route-map %s permit 20" % DRAIN_IN, "!",
+            "router bgp %d" % bgp["asn"],
             "   router-id %s" % bgp["router_id"],
             "   maximum-paths %d ecmp %d" % (bgp["maximum_paths"], bgp["maximum_paths"]),
             "   bgp bestpath as-path multipath-relax"]
     for nbr in bgp["neighbors"]:
         out += ["   neighbor %s remote-as %d" % (nbr["address"], nbr["asn"]),
-                "   neighbor %s description %s" % (nbr["address"], nbr["name"])]
+                "   neighbor %s description %s" % (nbr["address"], nbr["name"]),
+                "   neighbor %s send-community" % nbr["address"],
+                "   neighbor %s route-map %s in" % (nbr["address"], DRAIN_IN)]
         if bgp["allowas_in"]:
             out.append("   neighbor %s allowas-in 1" % nbr["address"])
     out += ["   redistribute connected", "!", "end"]
+    return "\n".join(out) + "\n"
+
+
+def eos_drained(config):
+    """The same config with the device draining: every neighbor's advertisements tagged GSHUT by
+    an outbound route-map, so peers (inbound RF-DRAIN-IN, or any RFC 8326 speaker) prefer other
+    paths before this device changes. Works on rendered files and on running-config text, indented
+    or flat (as eos_config sends it). Committing the config without these lines undrains."""
+    out = []
+    for line in config.splitlines():
+        words = line.split()
+        if words[:2] == ["router", "bgp"]:
+            out += ["route-map %s permit 10" % DRAIN_OUT, "   set community GSHUT", "!"]
+        out.append(line)
+        if words[:1] == ["neighbor"] and words[2:3] == ["remote-as"]:
+            indent = line[:len(line) - len(line.lstrip())]
+            out.append("%sneighbor %s route-map %s out" % (indent, words[1], DRAIN_OUT))
     return "\n".join(out) + "\n"
 
 

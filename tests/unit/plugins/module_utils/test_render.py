@@ -149,3 +149,39 @@ def test_jericho_spine_hashes_the_roce_destination_qp(small_clos):
             "      fields udp dst-port 4791\n         payload bytes 5-7\n") in text
     assert "platform trident mmu" not in text        # no Strata MMU knobs on Jericho
     render_eos.parse_blocks(text)
+
+
+def test_eos_peers_honour_graceful_shutdown(example_plan):
+    """Every EOS neighbor sends communities and takes RF-DRAIN-IN inbound, whose first entry
+    sets local preference 0 on GSHUT-tagged routes (RFC 8326 §4)."""
+    dev = example_plan["devices"]["leaf2a"]
+    blocks = render_eos.parse_blocks(render_eos.eos_config(dev))
+    top = dict(blocks)
+    assert "ip community-list RF-GSHUT permit GSHUT" in top
+    entries = [block for block in blocks if block[0].startswith("route-map RF-DRAIN-IN ")]
+    assert [block[0] for block in entries] == ["route-map RF-DRAIN-IN permit 10",
+                                               "route-map RF-DRAIN-IN permit 20"]
+    assert [kid[0] for kid in entries[0][1]] == ["match community RF-GSHUT",
+                                                 "set local-preference 0"]
+    bgp = [kid[0] for kid in top["router bgp %d" % dev["bgp"]["asn"]]]
+    for nbr in dev["bgp"]["neighbors"]:
+        assert "neighbor %s send-community" % nbr["address"] in bgp
+        assert "neighbor %s route-map RF-DRAIN-IN in" % nbr["address"] in bgp
+
+
+@pytest.mark.parametrize("indent", ["   ", ""])   # running-config, and flat as eos_config sends it
+def test_eos_drain_tags_every_neighbor(example_plan, indent):
+    dev = example_plan["devices"]["leaf2a"]
+    text = "\n".join(indent + line.strip() if line.startswith("   ") else line
+                     for line in render_eos.eos_config(dev).splitlines())
+    drained = render_eos.eos_drained(text)
+    outs = [line.strip() for line in drained.splitlines() if line.endswith(" RF-DRAIN-OUT out")]
+    assert outs == ["neighbor %s route-map RF-DRAIN-OUT out" % n["address"]
+                    for n in dev["bgp"]["neighbors"]]
+    assert "route-map RF-DRAIN-OUT permit 10\n   set community GSHUT\n!\nrouter bgp" in drained
+    # only additions: removing the drain lines gives the input back (commit it to undrain)
+    undrained = drained.replace("route-map RF-DRAIN-OUT permit 10\n   set community GSHUT\n!\n", "")
+    assert [line for line in undrained.splitlines()
+            if not line.endswith(" RF-DRAIN-OUT out")] == text.splitlines()
+    if indent:
+        render_eos.parse_blocks(drained)
