@@ -34,35 +34,36 @@ def _describe(value):
 def number(field, value, lo=None, hi=None, unit="", host=None, integer=False,
            lo_open=False):
     """Return ``value`` if it is a real number within [lo, hi] (or (lo, hi] with lo_open)."""
+    # bool is an int subclass; a YAML 'yes' must not pass as 1.
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RoceInputError(field, value, "%s (got %s)" % (
+            _allowed(lo, hi, unit, integer, lo_open), _describe(value)), host)
+    if (isinstance(value, float) and (math.isnan(value) or math.isinf(value))) or \
+            (integer and int(value) != value) or \
+            (lo is not None and (value <= lo if lo_open else value < lo)) or \
+            (hi is not None and value > hi):
+        raise RoceInputError(field, value, _allowed(lo, hi, unit, integer, lo_open), host)
+    return int(value) if integer else value
+
+
+def _allowed(lo, hi, unit, integer, lo_open):
     kind = "a whole number" if integer else "a number"
     span = ""
     if lo is not None and hi is not None:
         span = (" above %s and at most %s" if lo_open else " from %s to %s") % (lo, hi)
     elif lo is not None:
         span = " %s %s" % (">" if lo_open else ">=", lo)
-    allowed = "%s%s%s" % (kind, span, " " + unit if unit else "")
-    # bool is an int subclass; a YAML 'yes' must not pass as 1.
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RoceInputError(field, value, "%s (got %s)" % (allowed, _describe(value)), host)
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        raise RoceInputError(field, value, allowed, host)
-    if integer and int(value) != value:
-        raise RoceInputError(field, value, allowed, host)
-    if lo is not None and (value <= lo if lo_open else value < lo):
-        raise RoceInputError(field, value, allowed, host)
-    if hi is not None and value > hi:
-        raise RoceInputError(field, value, allowed, host)
-    return int(value) if integer else value
+    return "%s%s%s" % (kind, span, " " + unit if unit else "")
 
 
 def choice(field, value, choices, host=None):
     """Return ``value`` if it is one of ``choices``."""
-    options = sorted(choices, key=str)
     try:
         ok = value in choices
     except TypeError:  # unhashable value such as a list
         ok = False
     if not ok:
+        options = sorted(choices, key=str)
         raise RoceInputError(field, value, "one of %s" % ", ".join(str(c) for c in options), host)
     return value
 
@@ -71,8 +72,9 @@ def mapping(field, value, known_keys, host=None):
     """Return ``value`` if it is a dict whose keys are all in ``known_keys``."""
     if not isinstance(value, dict):
         raise RoceInputError(field, value, "a mapping (got %s)" % _describe(value), host)
-    unknown = sorted((k for k in value if k not in known_keys), key=str)
+    unknown = [k for k in value if k not in known_keys]
     if unknown:
+        unknown.sort(key=str)
         raise RoceInputError(
             "%s.%s" % (field, unknown[0]), value[unknown[0]],
             "unknown key; known keys are %s" % ", ".join(sorted(str(k) for k in known_keys)),

@@ -21,38 +21,181 @@ ARS_NOTE = ("Adaptive routing / ARS: upstream SONiC has no ARS orchestration (HL
             "vendor's (e.g. NVIDIA) SONiC feature or rely on ECMP with QPs per connection.")
 
 
-def _yaml(value, indent=0):
-    """Minimal deterministic YAML (block style) for the structured intent; no PyYAML needed."""
+# Sub-trees identical switches share in the plan (per-port lossless results, QoS, buffer):
+# their YAML is emitted once per indent and reused, keyed by object id (the object is kept, so
+# the id cannot be reused while cached).
+SHARED_KEYS = frozenset(("buffer", "qos", "ecmp", "pfc_watchdog"))
+_SHARED_LINES = {}
+_SHARED_MAX = 100000
+_ENCODE = json.encoder.encode_basestring_ascii    # what json.dumps uses for str
+
+
+def _scalar(value):
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return _ENCODE(value)
+    if isinstance(value, int):
+        return int.__repr__(int(value))
+    return json.dumps(value)
+
+
+_KEYS = {}        # encoded "key:" per key (a few hundred distinct keys)
+_FLOW = (str, int, float, bool, type(None))      # values of a one-line row
+
+
+def _block(value, indent, out):
+    """Append the block-style YAML lines of a non-empty dict or list to ``out``."""
     pad = "  " * indent
     if isinstance(value, dict):
-        if not value:
-            return " {}"
-        lines = []
-        for key in value:
-            child = value[key]
-            text = _yaml(child, indent + 1)
-            sep = "" if text.startswith(" ") or text.startswith("\n") else " "
-            lines.append("%s%s:%s%s" % (pad, json.dumps(str(key)), sep, text))
-        return "\n" + "\n".join(lines)
-    if isinstance(value, list):
-        if not value:
-            return " []"
-        lines = []
-        for item in value:
-            text = _yaml(item, indent + 1)
-            if text.startswith("\n"):
-                text = text.lstrip("\n")[len(pad) + 2:] if text.lstrip("\n").startswith(
-                    pad + "  ") else text.lstrip("\n")
-                lines.append("%s- %s" % (pad, text))
+        for key, child in value.items():
+            head = _KEYS.get(key)
+            if head is None:
+                head = _KEYS[key] = _ENCODE(str(key)) + ":"
+            if isinstance(child, str):     # the common case first: this runs per port field
+                out.append(pad + head + " " + _ENCODE(child))
+            elif isinstance(child, _Profile):
+                out.append(pad + head)
+                out.extend(_shared_lines(child, indent + 1))
+            elif isinstance(child, (dict, list)):
+                if not child:
+                    out.append(pad + head + (" {}" if isinstance(child, dict) else " []"))
+                elif key in SHARED_KEYS:
+                    out.append(pad + head)
+                    out.extend(_shared_lines(child, indent + 1))
+                else:
+                    out.append(pad + head)
+                    _block(child, indent + 1, out)
             else:
-                lines.append("%s-%s" % (pad, text))
-        return "\n" + "\n".join(lines)
-    return " " + json.dumps(value)
+                out.append(pad + head + " " + _scalar(child))
+        return
+    for item in value:
+        if isinstance(item, dict) and item and all(isinstance(v, _FLOW) for v in item.values()):
+            # a row of scalars (a port, a BGP neighbour): one flow mapping per line, in key
+            # order - JSON flow syntax is YAML too, and the C encoder writes it
+            out.append(pad + "- " + _flow(item))
+        elif isinstance(item, (dict, list)) and item:
+            start = len(out)
+            _block(item, indent + 1, out)
+            out[start] = pad + "- " + out[start][len(pad) + 2:]
+        elif isinstance(item, (dict, list)):
+            out.append(pad + ("- {}" if isinstance(item, dict) else "- []"))
+        else:
+            out.append(pad + "- " + _scalar(item))
+
+
+def _shared_lines(value, indent):
+    # a profile view is rebuilt per switch: identified by its content; anything else by
+    # identity (the cached object is kept, so its id is not reused while cached)
+    profile = isinstance(value, _Profile)
+    key = (value.key if profile else id(value), indent)
+    hit = _SHARED_LINES.get(key)
+    if hit is None or (not profile and hit[0] is not value):
+        if len(_SHARED_LINES) > _SHARED_MAX:
+            _SHARED_LINES.clear()
+        lines = []
+        _block(value, indent, lines)
+        hit = _SHARED_LINES[key] = (value, lines)
+    return hit[1]
+
+
+PORT_FIELDS = ("name", "speed_gbps", "cable_m", "mtu_bytes")   # on the port itself already
 
 
 def structured_yaml(dev):
-    return "---\n# roce.fabric structured intent of %s (platform-neutral)" % dev["name"] + \
-        _yaml(dev) + "\n"
+    """Deterministic block-style YAML of the structured intent; no PyYAML needed. Each port
+    names its lossless profile (``lossless_profile``); every distinct profile (headroom, ECN,
+    required/configured headroom of one port class) is written once under
+    ``lossless_profiles``, as SONiC's BUFFER_PG rows reference BUFFER_PROFILE. Rows of scalars
+    (ports, BGP neighbours) are one flow mapping per line."""
+    profiles, by_id, by_text, ports = {}, {}, {}, []
+    for port in dev["ports"]:
+        lossless = port["lossless"]
+        if lossless is None:
+            ports.append(port)
+            continue
+        # Ports of a class share their objects in a plan built here; a plan that went through
+        # Ansible (JSON) has copies, so the profile's identity is its content.
+        ident = (id(lossless["headroom"]), id(lossless["ecn"]), lossless["cable_class_m"],
+                 lossless["headroom_required_bytes"], lossless["headroom_configured_bytes"])
+        if ident not in by_id:
+            content = _Profile((k, v) for k, v in lossless.items() if k not in PORT_FIELDS)
+            content.key = _ROW(content)
+            if content.key not in by_text:
+                base = "%dG_%sm_%d" % (port["speed_gbps"], lossless["cable_class_m"],
+                                       port["mtu_bytes"])
+                name, n = base, 1
+                while name in profiles:
+                    n += 1
+                    name = "%s_v%d" % (base, n)
+                by_text[content.key] = name
+                profiles[name] = content
+            by_id[ident] = by_text[content.key]
+        view = dict(port)
+        del view["lossless"]
+        view["lossless_profile"] = by_id[ident]
+        ports.append(view)
+    view = dict(dev)
+    del view["ports"]
+    view["lossless_profiles"] = profiles
+    view["ports"] = ports
+    out = ["---", "# roce.fabric structured intent of %s (platform-neutral)" % dev["name"]]
+    _block(view, 0, out)
+    return "\n".join(out) + "\n"
+
+
+class _Profile(dict):
+    """A lossless profile view; ``key`` is its content (sorted JSON), the lines-cache key."""
+    key = None
+
+
+# One line per CONFIG_DB row, written by the C JSON encoder (indented JSON goes through the
+# pure-Python one, 5x slower on a fabric of thousands of switches). The C encoder is built once
+# (JSONEncoder.encode builds one per call); same output as json.dumps(row, sort_keys=True).
+_ROW_PY = json.JSONEncoder(sort_keys=True, separators=(", ", ": ")).encode
+_C_MAKE = getattr(json.encoder, "c_make_encoder", None)
+
+
+def _row_default(value):
+    raise TypeError("not JSON serializable: %r" % (value,))
+
+
+_FLOW_PY = json.JSONEncoder(separators=(", ", ": ")).encode   # key order kept
+if _C_MAKE is not None:
+    _ROW_C = _C_MAKE(None, _row_default, _ENCODE, None, ": ", ", ", True, False, True)
+    _FLOW_C = _C_MAKE(None, _row_default, _ENCODE, None, ": ", ", ", False, False, True)
+
+    def _ROW(row):
+        return "".join(_ROW_C(row, 0))
+
+    def _flow(row):
+        return "".join(_FLOW_C(row, 0))
+else:
+    _ROW, _flow = _ROW_PY, _FLOW_PY
+
+
+def config_db_json(db):
+    """config_db.json text: tables and keys sorted, one row per line."""
+    out = ["{"]
+    tables = sorted(db)
+    for t, table in enumerate(tables):
+        rows = db[table]
+        tail = "," if t < len(tables) - 1 else ""
+        if not isinstance(rows, dict) or not rows:
+            out.append("  %s: %s%s" % (_ENCODE(table), _ROW(rows), tail))
+            continue
+        out.append("  %s: {" % _ENCODE(table))
+        keys = sorted(rows)
+        last = len(keys) - 1
+        out += ["    %s: %s%s" % (_ENCODE(key), _ROW(rows[key]), "," if i < last else "")
+                for i, key in enumerate(keys)]
+        out.append("  }" + tail)
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def device_doc(dev):
@@ -128,8 +271,7 @@ def render_switch(dev):
     files = {"structured/%s.yml" % name: structured_yaml(dev),
              "docs/%s.md" % name: device_doc(dev)}
     if dev["platform"] == "sonic":
-        files["configs/%s.json" % name] = json.dumps(render_sonic.config_db(dev), indent=2,
-                                                     sort_keys=True) + "\n"
+        files["configs/%s.json" % name] = config_db_json(render_sonic.config_db(dev))
         files["configs/%s.bgpd.conf" % name] = render_sonic.frr_bgpd(dev)
     else:
         files["configs/%s.cfg" % name] = render_eos.eos_config(dev)

@@ -21,7 +21,7 @@ DRAIN_POLICY = "RF-DRAIN-IN"
 HASH_FIELDS = {"src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_protocol": "IP_PROTOCOL",
                "l4_src_port": "L4_SRC_PORT", "l4_dst_port": "L4_DST_PORT",
                "in_port": "IN_PORT"}
-ROUTER_TYPE = {"leaf": "LeafRouter", "spine": "SpineRouter"}
+ROUTER_TYPE = {"leaf": "LeafRouter", "spine": "SpineRouter", "superspine": "UpperSpineRouter"}
 FLEX_COUNTERS = ("PFCWD", "QUEUE", "PG_WATERMARK", "QUEUE_WATERMARK", "PORT")
 SCHEDULERS = {"cnp_strict": {"type": "STRICT"},
               "roce_dwrr": {"type": "DWRR", "weight": "50"},   # Cumulus RoCE: TC3 DWRR 50 %
@@ -100,6 +100,26 @@ def config_db(dev):
     }
     pfc = ",".join(str(p) for p in q["pfc_priorities"])
     wd = dev["pfc_watchdog"]
+    # Per switch, not per port: the PG/queue key suffixes and row values every port repeats,
+    # and one profile row per headroom / ECN class (ports of a class share those objects).
+    pg_rows = [("|" + pg, {"profile": None}) for pg in _ranges(lossless)] + \
+        [("|" + pg, {"profile": "ingress_lossy_profile"}) for pg in _ranges(lossy_pgs)]
+    queue_rows = [("|" + qr, {"profile": "egress_lossless_profile"}) for qr in _ranges(lossless)] + \
+        [("|" + qr, {"profile": "egress_lossy_profile"}) for qr in _ranges(lossy_queues)]
+    qos_row = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP, "tc_to_pg_map": MAP,
+               "pfc_to_queue_map": MAP, "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
+    wd_row = {"action": wd["action"], "detection_time": str(wd["detection_ms"]),
+              "restoration_time": str(wd["restoration_ms"])}
+    queue_sched = []
+    for queue in range(8):
+        if queue in q["ecn_queues"]:
+            queue_sched.append((queue, None))                  # RoCE: DWRR + the port's WRED
+        elif queue == q["cnp_tc"]:
+            queue_sched.append((queue, {"scheduler": "cnp_strict" if q["cnp_scheduler"] ==
+                                        "strict" else "lossy_dwrr"}))
+        elif queue == 0:
+            queue_sched.append((queue, {"scheduler": "lossy_dwrr"}))
+    profiles, wreds = {}, {}
     for port in ports:
         name = port["name"]
         ll = port["lossless"]
@@ -115,36 +135,25 @@ def config_db(dev):
         if not ll:
             continue    # admin-down port: no lossless objects
         db["CABLE_LENGTH"]["AZURE"][name] = "%dm" % ll["cable_class_m"]
-        prof = profile_name(port)
-        db["BUFFER_PROFILE"][prof] = _pg_profile(ll["headroom"], trig, buf)
-        for pg in _ranges(lossless):
-            db["BUFFER_PG"]["%s|%s" % (name, pg)] = {"profile": prof}
-        for pg in _ranges(lossy_pgs):
-            db["BUFFER_PG"]["%s|%s" % (name, pg)] = {"profile": "ingress_lossy_profile"}
-        for qr in _ranges(lossless):
-            db["BUFFER_QUEUE"]["%s|%s" % (name, qr)] = {"profile": "egress_lossless_profile"}
-        for qr in _ranges(lossy_queues):
-            db["BUFFER_QUEUE"]["%s|%s" % (name, qr)] = {"profile": "egress_lossy_profile"}
-        db["PORT_QOS_MAP"][name] = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP,
-                                    "tc_to_pg_map": MAP, "pfc_to_queue_map": MAP,
-                                    "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
-        wred = wred_name(ll["ecn"])
-        db["WRED_PROFILE"][wred] = _wred(ll["ecn"])
-        for queue in range(8):
-            if queue in q["ecn_queues"]:
-                entry = {"scheduler": "roce_dwrr", "wred_profile": wred}
-            elif queue == q["cnp_tc"]:
-                entry = {"scheduler": "cnp_strict" if q["cnp_scheduler"] == "strict"
-                         else "lossy_dwrr"}
-            elif queue == 0:
-                entry = {"scheduler": "lossy_dwrr"}
-            else:
-                continue
-            db["QUEUE"]["%s|%d" % (name, queue)] = entry
+        pkey = (port["speed_gbps"], ll["cable_class_m"], id(ll["headroom"]))
+        if pkey not in profiles:
+            prof = profile_name(port)
+            db["BUFFER_PROFILE"][prof] = _pg_profile(ll["headroom"], trig, buf)
+            profiles[pkey] = (prof, {"profile": prof})
+        prof_row = profiles[pkey][1]
+        for suffix, row in pg_rows:
+            db["BUFFER_PG"][name + suffix] = prof_row if row["profile"] is None else row
+        for suffix, row in queue_rows:
+            db["BUFFER_QUEUE"][name + suffix] = row
+        db["PORT_QOS_MAP"][name] = qos_row
+        if id(ll["ecn"]) not in wreds:
+            wred = wred_name(ll["ecn"])
+            db["WRED_PROFILE"][wred] = _wred(ll["ecn"])
+            wreds[id(ll["ecn"])] = {"scheduler": "roce_dwrr", "wred_profile": wred}
+        for queue, entry in queue_sched:
+            db["QUEUE"]["%s|%d" % (name, queue)] = entry or wreds[id(ll["ecn"])]
         if wd["enabled"]:
-            db["PFC_WD"][name] = {"action": wd["action"],
-                                  "detection_time": str(wd["detection_ms"]),
-                                  "restoration_time": str(wd["restoration_ms"])}
+            db["PFC_WD"][name] = wd_row
     for nbr in dev["bgp"]["neighbors"]:
         db["BGP_NEIGHBOR"][nbr["address"]] = {
             "asn": str(nbr["asn"]), "name": nbr["name"], "local_addr": nbr["local_address"],

@@ -40,6 +40,7 @@ class Validator:
         if not os.path.isdir(models_dir):
             raise YangError("SONiC YANG models directory %s not found: point at your image's "
                             "models (ROCE_SONIC_YANG_DIR, or --yang)" % models_dir)
+        self.models_dir = models_dir
         self.ctx = libyang.Context(models_dir)
         names = sorted(f[:-5] for f in os.listdir(models_dir) if f.endswith(".yang"))
         for name in names:

@@ -12,16 +12,6 @@ from ansible_collections.roce.fabric.plugins.module_utils import (
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
 GOLDEN = os.path.join(ROOT, "tests", "golden", "example")
-YANG = os.environ.get("ROCE_SONIC_YANG_DIR",
-                      os.path.join(os.path.dirname(ROOT), "shared", "sonic-yang"))
-_VALIDATOR = []
-
-
-@pytest.fixture
-def validator():
-    if not _VALIDATOR:
-        _VALIDATOR.append(sonic_yang.Validator(YANG))
-    return _VALIDATOR[0]
 
 
 @pytest.fixture
@@ -67,7 +57,7 @@ def test_yang_rejects_a_broken_config(example_plan, validator):
 
 def test_validator_accepts_upstream_samples(validator):
     # SONiC's own rendered samples (shared/sonic-yang/upstream-samples) are a positive control.
-    folder = os.path.join(YANG, "upstream-samples")
+    folder = os.path.join(validator.models_dir, "upstream-samples")
     samples = sorted(os.listdir(folder))
     assert samples
     for sample in samples:
