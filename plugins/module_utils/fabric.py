@@ -1,11 +1,18 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Fabric model: spines, leaf pairs, GPU hosts with N NICs, links, addresses and ASNs.
+"""Fabric model: super-spines, pods of spines and leaf pairs, planes, GPU hosts with N NICs,
+links, addresses and ASNs.
 
 Input is plain data (the inventory's groups and host variables); the model derives everything a
-two-tier leaf/spine fabric needs and lets any derived value be overridden for one device or link.
-Every step is linear in devices and links. Inventory variables:
+two- or three-tier Clos needs and lets any derived value be overridden for one device or link.
+Every step is linear in devices and links.
+
+Tiers: leaves (hosts below), spines, and optionally super-spines (group ``superspines``). With
+super-spines the leaves and spines are split into pods (the child groups of ``pods``); spine j
+of every pod connects to super-spine group j of its plane (fat-tree wiring, lossless-math.md §6).
+Planes (the child groups of ``planes``) are independent fabrics: NIC i of every host attaches to
+plane i mod planes. Inventory variables:
 
 * ``roce_fabric`` (normally in group_vars/all): the fabric-wide design, see FABRIC_DEFAULTS.
 * switches: ``roce_asic``, ``roce_platform`` (sonic|eos), and optional ``roce_asn``,
@@ -22,7 +29,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.roce.fabric.plugins.module_utils import catalog, errors
+from ansible_collections.roce.fabric.plugins.module_utils import catalog, errors, fabric_tiers
 
 try:
     import netaddr
@@ -41,19 +48,24 @@ FABRIC_DEFAULTS = {
     "nics_per_host": 8,
     "rail_group_leaves": None,          # leaves per rail group; default min(nics, leaves)
     "groups": {"spines": "spines", "leaves": "leaves", "hosts": "gpu_hosts",
-               "leaf_pairs": "leaf_pairs"},
+               "leaf_pairs": "leaf_pairs", "superspines": "superspines", "pods": "pods",
+               "planes": "planes"},
     "addressing": {"loopbacks": "198.18.0.0/24", "fabric_p2p": "198.18.8.0/21",
                    "host_p2p": "198.18.64.0/18"},
     # RFC 7938: spines share one ASN, every leaf has its own; a spine then never accepts a
     # path through another spine, which keeps routing valley-free (lossless-math.md §4.1).
-    "asn": {"spine": 65100, "spine_scheme": "shared", "leaf_first": 65101, "allowas_in": False},
+    # Three tiers: the spines of a pod share spine + pod index, super-spines share one ASN.
+    "asn": {"spine": 65100, "spine_scheme": "shared", "leaf_first": 65101, "allowas_in": False,
+            "superspine": 65000, "superspine_scheme": "shared"},
     "routing": {"advertise": "specific", "maximum_paths": 64},
     "host_link": {"speed_gbps": 400, "cable_m": 3, "media": "dac"},
     "fabric_link": {"speed_gbps": 400, "cable_m": 30, "media": "fiber"},
+    "superspine_link": {"speed_gbps": 400, "cable_m": 100, "media": "fiber"},
     "links_per_leaf_spine": None,       # default: enough for 1:1 (ceil(host ports / spines))
+    "links_per_spine_superspine": None,  # default: enough for max_oversubscription_above_pod
     "switch_ports": 64,
     "port_name_step": {"sonic": 8, "eos": 1},
-    "mtu": {"host": 9000, "leaf": 9216, "spine": 9216},
+    "mtu": {"host": 9000, "leaf": 9216, "spine": 9216, "superspine": 9216},
     # DSCP 26 -> priority 3 lossless, CNP DSCP 48 -> priority 6 strict (host-nic.md §1.1).
     # pfc_priorities / ecn_queues default to lossless_priorities; dscp_to_tc adds map entries.
     "qos": {"roce_dscp": 26, "roce_priority": 3, "cnp_dscp": 48, "cnp_priority": 6,
@@ -63,9 +75,10 @@ FABRIC_DEFAULTS = {
     "pfc_watchdog": {"enabled": True, "poll_ms": 200, "detection_ms": 200,
                      "restoration_ms": 400, "action": "drop"},
     "ecmp": {"hash_fields": ["src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port"],
-             "seeds": {"leaf": 10, "spine": 25}, "adaptive_routing": False,
+             "seeds": {"leaf": 10, "spine": 25, "superspine": 40}, "adaptive_routing": False,
              "qps_per_connection": 4},
-    "max_oversubscription": 1.0,
+    "max_oversubscription": 1.0,            # leaf tier: host ports vs spine uplinks
+    "max_oversubscription_above_pod": 1.0,  # spine tier: leaf ports vs super-spine uplinks
     # Host side (host-nic.md §3, §4): loose RPF and ARP settings for several RDMA NICs, the
     # frontend interface NCCL bootstraps over.
     "host": {"sysctls": {"net.ipv4.conf.all.arp_ignore": 2, "net.ipv4.conf.all.arp_announce": 2,
@@ -84,6 +97,16 @@ def _merge(base, override, field, host):
     """Deep-merge ``override`` into a copy of ``base``; unknown keys are errors."""
     if override is None:
         return copy.deepcopy(base)
+    return _merged(base, override, field, host)
+
+
+def _shared(base, override, field, host):
+    """``base`` itself when there is no override (switches share the fabric's settings, like
+    NICs share their QoS: one object for thousands of devices), else the merged copy."""
+    return base if override is None else _merged(base, override, field, host)
+
+
+def _merged(base, override, field, host):
     errors.mapping(field, override, base.keys(), host)
     out = copy.deepcopy(base)
     for key, value in override.items():
@@ -115,12 +138,14 @@ class Port:
 
 class Switch:
     __slots__ = ("name", "role", "index", "platform", "asn", "loopback", "pair", "port_count",
-                 "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes", "serdes_gbps")
+                 "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes", "serdes_gbps",
+                 "pod", "plane")
 
     def __init__(self, name, role, index, hostvars):
         self.name, self.role, self.index, self.vars = name, role, index, hostvars
         self.ports = {}
-        self.pair = None
+        self.pair = self.pod = None
+        self.plane = 0
 
 
 class Nic:
@@ -140,10 +165,21 @@ class Fabric:
         self.settings = settings
         self.spines = []
         self.leaves = []
+        self.superspines = []
         self.pairs = []
+        self.pods = []           # [{"name", "plane", "spines", "leaves"}], one per plane in 2 tiers
+        self.planes = 1
         self.hosts = []
         self.switches = {}
-        self.links = []          # (kind, Port a, Port-or-Nic b)
+        self.links = []          # (kind, Port a, Port-or-Nic b); fabric links: a is the upper tier
+
+    def all_switches(self):
+        """Spines, leaves, super-spines: the order addresses and loopbacks are given in."""
+        return self.spines + self.leaves + self.superspines
+
+    @property
+    def tiers(self):
+        return 3 if self.superspines else 2
 
 
 def port_name(platform, index, step):
@@ -208,17 +244,28 @@ class _Pool:
             raise errors.RoceInputError(field, cidr, "an IPv4 or IPv6 prefix such as 198.18.0.0/24")
         self.field, self.step, self.next = field, step, 0
         self.prefixlen = (32 if self.net.version == 4 else 128) - (1 if step == 2 else 0)
+        self.first, self.last = self.net.first, self.net.last
+        self.text = _ipv4_text if self.net.version == 4 else _ipv6_text
 
     def take(self):
-        first = self.net.first + self.next * self.step
-        if first + self.step - 1 > self.net.last:
+        first = self.first + self.next * self.step
+        if first + self.step - 1 > self.last:
             raise errors.RoceInputError(self.field, str(self.net),
                                         "a prefix large enough for every address (ran out)")
         self.next += 1
         if self.step == 1:
-            return "%s/%d" % (netaddr.IPAddress(first, self.net.version), self.prefixlen)
-        return tuple("%s/%d" % (netaddr.IPAddress(first + i, self.net.version), self.prefixlen)
-                     for i in range(2))
+            return "%s/%d" % (self.text(first), self.prefixlen)
+        return ("%s/%d" % (self.text(first), self.prefixlen),
+                "%s/%d" % (self.text(first + 1), self.prefixlen))
+
+
+def _ipv4_text(value):
+    # dotted quad by arithmetic: a large fabric formats a million addresses
+    return "%d.%d.%d.%d" % (value >> 24, (value >> 16) & 255, (value >> 8) & 255, value & 255)
+
+
+def _ipv6_text(value):
+    return str(netaddr.IPAddress(value, 6))
 
 
 def _switch(fab, name, role, index, hostvars):
@@ -230,15 +277,18 @@ def _switch(fab, name, role, index, hostvars):
     sw.serdes_gbps = asic.value("serdes_lane_gbps") or 50
     sw.port_count = errors.number("roce_port_count", hv.get("roce_port_count", s["switch_ports"]),
                                   2, 1024, "ports", name, integer=True)
-    sw.qos = _merge(s["qos"], hv.get("roce_qos"), "roce_qos", name)
-    sw.pfc_watchdog = _merge(s["pfc_watchdog"], hv.get("roce_pfc_watchdog"),
-                             "roce_pfc_watchdog", name)
-    sw.ecmp = _merge(s["ecmp"], hv.get("roce_ecmp"), "roce_ecmp", name)
+    sw.qos = _shared(s["qos"], hv.get("roce_qos"), "roce_qos", name)
+    sw.pfc_watchdog = _shared(s["pfc_watchdog"], hv.get("roce_pfc_watchdog"),
+                              "roce_pfc_watchdog", name)
+    sw.ecmp = _shared(s["ecmp"], hv.get("roce_ecmp"), "roce_ecmp", name)
     sw.mtu_bytes = errors.number("roce_mtu", hv.get("roce_mtu", s["mtu"][role]), 1500, 9216,
                                  "bytes", name, integer=True)
-    check_qos("roce_qos", sw.qos, name)
-    _check_watchdog("roce_pfc_watchdog", sw.pfc_watchdog, name)
-    _check_ecmp("roce_ecmp", sw.ecmp, name)
+    if sw.qos is not s["qos"]:           # the fabric's own are checked once in build_fabric
+        check_qos("roce_qos", sw.qos, name)
+    if sw.pfc_watchdog is not s["pfc_watchdog"]:
+        _check_watchdog("roce_pfc_watchdog", sw.pfc_watchdog, name)
+    if sw.ecmp is not s["ecmp"]:
+        _check_ecmp("roce_ecmp", sw.ecmp, name)
     return sw
 
 
@@ -279,7 +329,7 @@ def _check_ecmp(field, e, host):
     if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
         raise errors.RoceInputError(field + ".hash_fields", fields, "a list of field names "
                                     "such as src_ip, dst_ip, l4_src_port", host)
-    for tier in ("leaf", "spine"):
+    for tier in ("leaf", "spine", "superspine"):
         errors.number("%s.seeds.%s" % (field, tier), e["seeds"][tier], 0, 2 ** 32 - 1, "",
                       host, integer=True)
     errors.choice(field + ".adaptive_routing", e["adaptive_routing"], (True, False), host)
@@ -293,7 +343,8 @@ def _port(fab, sw, index, link, peer_kind, peer, peer_port):
             "roce_port_count", sw.port_count,
             "at least %d: port %d is needed for %s %s" % (index + 1, index, peer_kind, peer),
             sw.name)
-    name = port_name(sw.platform, index, fab.settings["port_name_step"][sw.platform])
+    step = fab.settings["port_name_step"][sw.platform]
+    name = port_name(sw.platform, index, step)
     if name in sw.ports:
         raise errors.RoceInputError("port", name, "a port wired once (already to %s %s)"
                                     % (sw.ports[name].peer_kind, sw.ports[name].peer), sw.name)
@@ -301,17 +352,26 @@ def _port(fab, sw, index, link, peer_kind, peer, peer_port):
     p.peer_kind, p.peer, p.peer_port = peer_kind, peer, peer_port
     p.speed_gbps, p.cable_m, p.media = link["speed_gbps"], link.get("cable_m"), link["media"]
     p.mtu_bytes = sw.mtu_bytes
-    # Default port map: lanes from the first lane the name encodes, as many as the speed needs
-    # at the ASIC's SerDes rate; alias etpN. A platform's real map goes in roce_link_overrides.
-    # SONiC names a port by its first lane, so lanes cannot reach the next name; EOS front-panel
-    # ports (OSFP) carry up to 8 lanes.
-    step = fab.settings["port_name_step"][sw.platform]
-    span = step if sw.platform == "sonic" else 8
-    width = max(1, min(span, -(-p.speed_gbps // sw.serdes_gbps))) if p.speed_gbps else 1
-    p.lanes = ",".join(str(index * span + k) for k in range(width))
-    p.alias = "etp%d" % (index + 1) if sw.platform == "sonic" else name
+    p.lanes, p.alias = _lane_map(sw.platform, index, step, p.speed_gbps, sw.serdes_gbps, name)
     sw.ports[name] = p
     return p
+
+
+_LANE_MAPS = {}
+
+
+def _lane_map(platform, index, step, speed_gbps, serdes_gbps, name):
+    """Default port map: lanes from the first lane the name encodes, as many as the speed needs
+    at the ASIC's SerDes rate; alias etpN. SONiC names a port by its first lane, so lanes cannot
+    reach the next name; EOS front-panel ports (OSFP) carry up to 8 lanes. A platform's real map
+    goes in roce_link_overrides. Cached: every switch of a model has the same map."""
+    key = (platform, index, step, speed_gbps, serdes_gbps)
+    if key not in _LANE_MAPS:
+        span = step if platform == "sonic" else 8
+        width = max(1, min(span, -(-speed_gbps // serdes_gbps))) if speed_gbps else 1
+        _LANE_MAPS[key] = (",".join(str(index * span + k) for k in range(width)),
+                           "etp%d" % (index + 1) if platform == "sonic" else name)
+    return _LANE_MAPS[key]
 
 
 def _apply_link_overrides(fab):
@@ -329,7 +389,15 @@ def _apply_link_overrides(fab):
                     setattr(p, key, value)
 
 
-def _check_link(p, field):
+def _check_link(p, field, checked):
+    key = (p.cable_m, p.speed_gbps, p.media, p.mtu_bytes)
+    if key in checked:     # the same values are valid on every port (a few combinations)
+        return
+    _check_link_values(p, field)
+    checked.add(key)
+
+
+def _check_link_values(p, field):
     if p.cable_m is None:
         raise errors.RoceInputError(field + ".cable_m", None,
                                     "a cable length: set it per link or in roce_fabric's "
@@ -365,35 +433,62 @@ def build_fabric(groups, hostvars):
             sw = _switch(fab, name, "leaf", len(fab.leaves), hostvars)
             sw.pair = p
             fab.leaves.append(sw)
-    for sw in fab.spines + fab.leaves:
+    for i, name in enumerate(groups.get(names["superspines"]) or []):
+        fab.superspines.append(_switch(fab, name, "superspine", i, hostvars))
+    for sw in fab.all_switches():
         if sw.name in fab.switches:
             raise errors.RoceInputError("inventory", sw.name, "a host in one tier only", sw.name)
         fab.switches[sw.name] = sw
+    fabric_tiers.assign_planes(fab, groups)
+    fabric_tiers.assign_pods(fab, groups)
     _wire_hosts(fab, groups.get(names["hosts"], []), hostvars, nics)
     _wire_fabric(fab)
+    fabric_tiers.wire_superspines(
+        fab, lambda sw, index, link, kind, peer, peer_port:
+        _port(fab, sw, index, link, kind, peer, peer_port))
     _apply_link_overrides(fab)
+    checked = set()
     for sw in fab.switches.values():
         for p in sw.ports.values():
-            _check_link(p, "link %s" % p.name)
+            _check_link(p, "link %s" % p.name, checked)
     _addresses(fab, hostvars)
     return fab
 
 
+def _rail_layout(fab, nics):
+    """Per plane: (its leaves, leaves per rail group, rail groups). NIC i of a host goes to
+    plane i mod planes; inside a plane, rail-optimized spreads a host's NICs over a rail group
+    of leaves, classic puts them on one leaf pair."""
+    s = fab.settings
+    planes = fab.planes
+    if nics % planes:
+        raise errors.RoceInputError("roce_fabric.nics_per_host", nics, "a multiple of the %d "
+                                    "planes (NIC i attaches to plane i mod planes)" % planes)
+    per_plane = nics // planes
+    layout = []
+    for p in range(planes):
+        leaves = [leaf for leaf in fab.leaves if leaf.plane == p]
+        if not leaves:
+            raise errors.RoceInputError("planes", p, "a plane with leaves")
+        if s["design"] == "rail_optimized":
+            size = s["rail_group_leaves"] or min(per_plane, len(leaves))
+            size = errors.number("roce_fabric.rail_group_leaves", size, 1, len(leaves),
+                                 "leaves", None, integer=True)
+            if len(leaves) % size or per_plane % size:
+                raise errors.RoceInputError(
+                    "roce_fabric.rail_group_leaves", size,
+                    "a divisor of both the leaf count %d and the NICs per plane %d"
+                    % (len(leaves), per_plane))
+        else:
+            size = 2
+        layout.append((leaves, size, len(leaves) // size))
+    return per_plane, layout
+
+
 def _wire_hosts(fab, hosts, hostvars, nics):
     s = fab.settings
-    leaves = fab.leaves
-    if s["design"] == "rail_optimized":
-        group_size = s["rail_group_leaves"] or min(nics, len(leaves))
-        group_size = errors.number("roce_fabric.rail_group_leaves", group_size, 1, len(leaves),
-                                   "leaves", None, integer=True)
-        if len(leaves) % group_size or nics % group_size:
-            raise errors.RoceInputError(
-                "roce_fabric.rail_group_leaves", group_size,
-                "a divisor of both the leaf count %d and nics_per_host %d"
-                % (len(leaves), nics))
-        n_groups = len(leaves) // group_size
-    else:
-        group_size, n_groups = 2, len(fab.pairs)
+    per_plane, layout = _rail_layout(fab, nics)
+    n_groups = min(entry[2] for entry in layout)
     per_group = -(-len(hosts) // n_groups) if hosts else 0
     next_port = {}
     for h, name in enumerate(hosts):
@@ -412,11 +507,13 @@ def _wire_hosts(fab, hosts, hostvars, nics):
             field = "roce_nic_overrides.%d" % i
             errors.mapping(field, ov, NIC_OVERRIDE_KEYS, name)
             nic = Nic(name, i, ov.get("name", names[i]))
-            leaf = leaves[group * group_size + i * group_size // nics]
+            leaves, size = layout[i % fab.planes][:2]
+            leaf = leaves[group * size + (i // fab.planes) * size // per_plane]
             if "leaf" in ov:
                 if ov["leaf"] not in fab.switches or fab.switches[ov["leaf"]].role != "leaf":
                     raise errors.RoceInputError(field + ".leaf", ov["leaf"], "a leaf of the "
-                                                "inventory: %s" % ", ".join(sw.name for sw in leaves), name)
+                                                "inventory: %s" % ", ".join(
+                                                    sw.name for sw in fab.leaves), name)
                 leaf = fab.switches[ov["leaf"]]
             link = dict(s["host_link"])
             if "cable_m" in ov:
@@ -460,10 +557,10 @@ def _port_index(leaf, pname, field, host, step):
 def _wire_fabric(fab):
     s = fab.settings
     link = s["fabric_link"]
-    spines = fab.spines
     per = s["links_per_leaf_spine"]
-    next_down = dict((spine.name, 0) for spine in spines)
+    next_down = dict((spine.name, 0) for spine in fab.spines)
     for leaf in fab.leaves:
+        spines = fab.pods[leaf.pod]["spines"]     # two tiers: every spine of the plane
         down = sum(1 for p in leaf.ports.values() if p.peer_kind == "host")
         m = per or max(1, -(-down // len(spines)))
         m = errors.number("roce_fabric.links_per_leaf_spine", m, 1, 64, "", leaf.name, True)
@@ -483,11 +580,18 @@ def _addresses(fab, hostvars):
     asn = s["asn"]
     pools = s["addressing"]
     loop = _Pool("roce_fabric.addressing.loopbacks", pools["loopbacks"], 1)
-    for sw in fab.spines + fab.leaves:
+    errors.choice("roce_fabric.asn.superspine_scheme", asn["superspine_scheme"],
+                  SPINE_ASN_SCHEMES)
+    for sw in fab.all_switches():
         auto = loop.take()
         sw.loopback = sw.vars.get("roce_loopback", auto)
-        if sw.role == "spine":
-            default = asn["spine"] + (sw.index if asn["spine_scheme"] == "unique" else 0)
+        if sw.role == "superspine":
+            default = asn["superspine"] + (sw.index if asn["superspine_scheme"] == "unique"
+                                           else 0)
+        elif sw.role == "spine" and asn["spine_scheme"] == "unique":
+            default = asn["spine"] + sw.index
+        elif sw.role == "spine":    # shared: by all spines (two tiers) or a pod's (three)
+            default = asn["spine"] + (sw.pod if fab.tiers == 3 else 0)
         else:
             default = asn["leaf_first"] + sw.index
         sw.asn = errors.number("roce_asn", sw.vars.get("roce_asn", default), 1, 4294967295, "",
@@ -513,26 +617,43 @@ def _addresses(fab, hostvars):
     _check_unique_addresses(fab, overridden)
 
 
+def _asn_group(fab, sw):
+    """Switches that may share an ASN: all super-spines (shared scheme), the spines of a pod
+    (all spines in two tiers) with the shared scheme; otherwise each switch alone. Planes are
+    separate fabrics, so equal ASNs in different planes are fine."""
+    scheme = fab.settings["asn"]
+    if sw.role == "superspine" and scheme["superspine_scheme"] == "shared":
+        return ("superspine", sw.plane)
+    if sw.role == "spine" and scheme["spine_scheme"] == "shared":
+        return ("spine", sw.pod if fab.tiers == 3 else sw.plane)
+    return ("switch", sw.name)
+
+
 def _check_asns(fab):
-    """Leaves need their own ASN, never a spine's; spines share one or each have their own."""
+    """Leaves have their own ASN; spines and super-spines share theirs per scheme (RFC 7938:
+    one ASN per tier, per pod for three-tier spines), and no ASN spans two groups."""
     owner = {}
-    for sw in fab.spines:
-        if fab.settings["asn"]["spine_scheme"] == "unique" and sw.asn in owner:
-            raise errors.RoceInputError("roce_asn", sw.asn, "an ASN of this spine alone "
-                                        "(spine_scheme unique; %s has it too)" % owner[sw.asn],
-                                        sw.name)
-        owner.setdefault(sw.asn, sw.name)
-    for sw in fab.leaves:
-        if sw.asn in owner:
-            raise errors.RoceInputError(
-                "roce_asn", sw.asn, "an ASN no other switch uses (%s has it too; move "
-                "roce_fabric.asn.leaf_first past the spine ASNs)" % owner[sw.asn], sw.name)
-        owner[sw.asn] = sw.name
+    for sw in fab.all_switches():
+        group = _asn_group(fab, sw)
+        key = (sw.plane, sw.asn)
+        if key in owner and owner[key][0] != group:
+            other = owner[key][1]
+            if sw.role == "leaf":
+                want = ("an ASN no other switch uses (%s has it too; move roce_fabric.asn."
+                        "leaf_first past the spine ASNs)" % other)
+            elif group[0] == "switch":
+                want = ("an ASN of this %s alone (%s_scheme unique; %s has it too)"
+                        % (sw.role, sw.role, other))
+            else:
+                want = ("an ASN no switch outside its %s group uses (%s has it too)"
+                        % (sw.role, other))
+            raise errors.RoceInputError("roce_asn", sw.asn, want, sw.name)
+        owner.setdefault(key, (group, sw.name))
 
 
 def _check_unique_addresses(fab, overridden):
     seen = {}
-    for sw in fab.spines + fab.leaves:
+    for sw in fab.all_switches():
         _claim(seen, sw.loopback, "roce_loopback", sw.name, overridden)
         for p in sw.ports.values():
             _claim(seen, p.address, "roce_link_overrides.%s.address" % p.name, sw.name,

@@ -19,6 +19,9 @@ from ansible_collections.roce.fabric.plugins.module_utils import (
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
+# What a switch's ports face, by tier (the peer_kind of its down- and uplinks).
+DOWNLINK = {"leaf": "host", "spine": "leaf", "superspine": "spine"}
+UPLINK = {"leaf": "spine", "spine": "superspine"}
 
 
 def _qos(q, host):
@@ -57,8 +60,24 @@ def _cable_class(cable_m):
     return int(-(-cable_m // 1))
 
 
-def _switch_lossless(fab, sw, peers_mtu):
-    """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class)."""
+def _switch_lossless(fab, sw, peers_mtu, memo):
+    """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class).
+
+    Switches with the same ASIC, settings and up ports (name, speed, cable, MTUs, media,
+    headroom override) get the same answer: it is computed once per such shape and shared, so a
+    fabric of thousands of identical leaves costs a handful of computations (read-only)."""
+    hv = sw.vars
+    ordered = sorted(sw.ports.values(), key=lambda x: x.index)
+    key = (hv.get("roce_asic"), repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
+           tuple(sw.qos["lossless_priorities"]),
+           tuple((p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, peers_mtu[(sw.name, p.name)],
+                  p.media, p.headroom_bytes) for p in ordered if p.up))
+    if key not in memo:
+        memo[key] = _compute_lossless(fab, sw, peers_mtu, ordered)
+    return memo[key]
+
+
+def _compute_lossless(fab, sw, peers_mtu, ordered):
     hv = sw.vars
     asic = catalog.asic_profile(hv.get("roce_asic"), hv.get("roce_asic_overrides"), sw.name)
     settings = dict(errors.mapping("roce_lossless", hv.get("roce_lossless") or {},
@@ -67,7 +86,7 @@ def _switch_lossless(fab, sw, peers_mtu):
     xon_offset = settings.pop("xon_offset_bytes", None)
     settings["lossless_pgs"] = sw.qos["lossless_priorities"]
     ports = []
-    for p in sorted(sw.ports.values(), key=lambda x: x.index):
+    for p in ordered:
         if not p.up:
             continue
         ports.append({"name": p.name, "speed_gbps": p.speed_gbps,
@@ -83,14 +102,17 @@ def _switch_lossless(fab, sw, peers_mtu):
                           "bytes", sw.name, integer=True)
             trig["xon_offset_bytes"] = xon_offset
             trig["xon_bytes"] = trig["trigger_n_pgs_bytes"] - xon_offset
+        by_class = {}      # ports of one ECN class share one marks object
         for port in result["ports"]:
-            marks = dict(port["ecn"])
-            for key, value in ecn_over.items():
-                field = "roce_lossless.ecn.%s" % key
-                marks[key] = errors.number(field, value, 0, 64 * 2 ** 30, "", sw.name)
-            marks["overridden"] = sorted(ecn_over)
-            marks["pmax_percent"] = int(round(marks["pmax"] * 100))
-            port["ecn"] = marks
+            if id(port["ecn"]) not in by_class:
+                marks = dict(port["ecn"])
+                for key, value in ecn_over.items():
+                    field = "roce_lossless.ecn.%s" % key
+                    marks[key] = errors.number(field, value, 0, 64 * 2 ** 30, "", sw.name)
+                marks["overridden"] = sorted(ecn_over)
+                marks["pmax_percent"] = int(round(marks["pmax"] * 100))
+                by_class[id(port["ecn"])] = marks
+            port["ecn"] = by_class[id(port["ecn"])]
     # Required headroom for each port's actual link, by the switch's own model.
     required = {}
     for port in result["ports"]:
@@ -113,15 +135,17 @@ def _bgp(fab, sw):
     s = fab.settings
     neighbors = []
     for p in sorted(sw.ports.values(), key=lambda x: x.index):
-        if p.peer_kind in ("spine", "leaf") and p.up:
+        if p.peer_kind in ("spine", "leaf", "superspine") and p.up:
             peer = fab.switches[p.peer]
             neighbors.append({"port": p.name, "peer_port": p.peer_port,
                               "address": p.peer_address.split("/")[0],
                               "local_address": p.address.split("/")[0], "asn": peer.asn,
                               "name": peer.name})
-    # A leaf spreads over every uplink; a spine over its parallel links to the leaf.
+    # The widest ECMP set: a leaf spreads over every uplink, a three-tier spine over its
+    # super-spine uplinks (other pods); otherwise over the parallel links to one peer below.
     per_peer = Counter(n["name"] for n in neighbors)
-    width = len(neighbors) if sw.role == "leaf" else min(per_peer.values() or [0])
+    up = [p for p in sw.ports.values() if p.up and p.peer_kind == UPLINK.get(sw.role)]
+    width = len(up) if up else min(per_peer.values() or [0])
     return {"asn": sw.asn, "router_id": sw.loopback.split("/")[0],
             "maximum_paths": s["routing"]["maximum_paths"],
             "ecmp_width": width, "neighbors": neighbors,
@@ -129,7 +153,14 @@ def _bgp(fab, sw):
             "advertise": s["routing"]["advertise"]}
 
 
-def _switch_intent(fab, sw, asic, lossless_result):
+def _once(shared, key, make):
+    """One object per key for all switches (keys hold ids of objects the plan keeps alive)."""
+    if key not in shared:
+        shared[key] = make()
+    return shared[key]
+
+
+def _switch_intent(fab, sw, asic, lossless_result, shared):
     ports = []
     by_name = dict((p["name"], p) for p in lossless_result["ports"])
     for p in sorted(sw.ports.values(), key=lambda x: x.index):
@@ -141,42 +172,50 @@ def _switch_intent(fab, sw, asic, lossless_result):
             "lanes": p.lanes, "alias": p.alias,
             "lossless": by_name.get(p.name),
         })
-    down = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == "host" and p.up)
-    up = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == "spine" and p.up)
+    down = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == DOWNLINK[sw.role] and p.up)
+    up = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == UPLINK.get(sw.role) and p.up)
     return {
         "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
-        "oversubscription": (down / float(up) if up else None) if sw.role == "leaf" else None,
+        "oversubscription": down / float(up) if up else None,
         "asic": asic.name, "pair": sw.pair, "loopback": sw.loopback,
-        "qos": _qos(sw.qos, sw.name), "pfc_watchdog": sw.pfc_watchdog,
-        "ecmp": dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role]),
+        "pod": fab.pods[sw.pod]["name"] if sw.pod is not None else None, "plane": sw.plane,
+        "qos": _once(shared, ("qos", id(sw.qos)), lambda: _qos(sw.qos, sw.name)),
+        "pfc_watchdog": sw.pfc_watchdog,
+        "ecmp": _once(shared, ("ecmp", id(sw.ecmp), sw.role),
+                      lambda: dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role])),
         "bgp": _bgp(fab, sw), "ports": ports,
-        "buffer": dict((k, v) for k, v in lossless_result.items() if k != "ports"),
-        "unverified_facts": asic.unverified(),
+        "buffer": _once(shared, ("buffer", id(lossless_result)), lambda: dict(
+            (k, v) for k, v in lossless_result.items() if k != "ports")),
+        "unverified_facts": _once(shared, ("asic", id(asic)), asic.unverified),
     }
 
 
 def _host_intent(fab, host, nics, qos_cache):
     s = fab.settings
-    out = []
+    out, settings = [], []
     for nic in nics:
         if id(nic.qos) not in qos_cache:   # NICs share the fabric's QoS unless overridden
-            qos_cache[id(nic.qos)] = (nic.qos, _qos(nic.qos, host))
-        q = qos_cache[id(nic.qos)][1]
+            q = _qos(nic.qos, host)
+            qos_cache[id(nic.qos)] = (nic.qos, q, (q["roce_dscp"] << 2) | ECT0,
+                                      {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]})
+        q, tos, dscp_prio = qos_cache[id(nic.qos)][1:]
+        gateway = nic.gateway.split("/")[0]
+        table = ROUTE_TABLE_BASE + nic.rail
         out.append({
             "name": nic.name, "rail": nic.rail, "leaf": nic.leaf, "leaf_port": nic.leaf_port,
-            "address": nic.address, "gateway": nic.gateway.split("/")[0],
+            "address": nic.address, "gateway": gateway,
             "mtu_bytes": nic.mtu_bytes, "speed_gbps": nic.speed_gbps, "cable_m": nic.cable_m,
-            "qos": q, "roce_tos": (q["roce_dscp"] << 2) | ECT0,
-            "dscp_prio": {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]},
+            "qos": q, "roce_tos": tos, "dscp_prio": dscp_prio,
             "pfc_priorities": q["pfc_priorities"], "global_pause": "off",
-            "route_table": ROUTE_TABLE_BASE + nic.rail,
+            "route_table": table,
         })
+        # The same NIC in roce.fabric.nic's argument form (nic role, host role and roce-check).
+        settings.append({"name": nic.name, "mtu_bytes": nic.mtu_bytes, "dscp_prio": dscp_prio,
+                         "pfc_priorities": q["pfc_priorities"], "roce_tos": tos,
+                         "address": nic.address, "gateway": gateway, "route_table": table,
+                         "cnp_dscp": q["cnp_dscp"], "cnp_priority": q["cnp_tc"],
+                         "ecn_priorities": q["lossless_priorities"]})
     first = out[0]["qos"] if out else {}
-    # The same NICs in roce.fabric.nic's argument form (nic role, host role and roce-check).
-    settings = [dict([(k, n[k]) for k in ("name", "mtu_bytes", "dscp_prio", "pfc_priorities",
-                                          "roce_tos", "address", "gateway", "route_table")]
-                     + [("cnp_dscp", n["qos"]["cnp_dscp"]), ("cnp_priority", n["qos"]["cnp_tc"]),
-                        ("ecn_priorities", n["qos"]["lossless_priorities"])]) for n in out]
     return {
         "kind": "host", "name": host, "nics": out, "nic_settings": settings,
         "sysctls": dict(s["host"]["sysctls"]),
@@ -201,9 +240,10 @@ def build_plan(groups, hostvars):
             peers_mtu[(a.switch, a.name)] = b.mtu_bytes
             peers_mtu[(b.switch, b.name)] = a.mtu_bytes
     devices = {}
-    for sw in fab.spines + fab.leaves:
-        asic, result = _switch_lossless(fab, sw, peers_mtu)
-        devices[sw.name] = _switch_intent(fab, sw, asic, result)
+    memo, shared = {}, {}      # identical switches share computed, read-only intent parts
+    for sw in fab.all_switches():
+        asic, result = _switch_lossless(fab, sw, peers_mtu, memo)
+        devices[sw.name] = _switch_intent(fab, sw, asic, result, shared)
     qos_cache = {}
     for host, nics in fab.hosts:
         devices[host] = _host_intent(fab, host, nics, qos_cache)
@@ -213,6 +253,9 @@ def build_plan(groups, hostvars):
         counts[v["severity"]] += 1
     summary = {
         "spines": len(fab.spines), "leaves": len(fab.leaves), "leaf_pairs": len(fab.pairs),
+        "superspines": len(fab.superspines), "tiers": fab.tiers, "planes": fab.planes,
+        "pods": dict((pod["name"], sorted(sw.name for sw in pod["spines"] + pod["leaves"]))
+                     for pod in fab.pods),
         "hosts": len(fab.hosts), "nics": sum(len(entry[1]) for entry in fab.hosts),
         "links": len(fab.links), "errors": counts["ERROR"], "warnings": counts["WARN"],
         "checks": len(checks.RULE_IDS),
@@ -227,6 +270,9 @@ def format_report(plan):
     head = ("%d spines, %d leaves (%d pairs), %d hosts, %d NICs, %d links; %d rules checked"
             % (s["spines"], s["leaves"], s["leaf_pairs"], s["hosts"], s["nics"], s["links"],
                s["checks"]))
+    if s["tiers"] == 3 or s["planes"] > 1:
+        head = "%d super-spines, %d pods, %d plane(s); %s" % (
+            s["superspines"], len(s["pods"]), s["planes"], head)
     if not plan["violations"]:
         return ["all clear: " + head]
     lines = ["%d error(s), %d warning(s): %s" % (s["errors"], s["warnings"], head),

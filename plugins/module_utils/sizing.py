@@ -5,6 +5,7 @@
 
 1 GPU = 1 NIC port at the switch port speed, 1:1 at every tier (lossless-math.md §6): a leaf
 splits its k ports into k/2 down and k/2 up; two tiers reach k^2/2 GPUs, three tiers k^3/4.
+With P planes every plane is its own Clos for N/P GPU ports, and the counts multiply by P.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -18,9 +19,27 @@ def _ceil(a, b):
     return -(-a // b)
 
 
-def size_fabric(gpus, radix):
-    """Switch counts and ECMP widths for ``gpus`` at ``radix`` ports per switch."""
-    n = errors.number("gpus", gpus, 1, 10 ** 7, "GPUs", None, integer=True)
+def size_fabric(gpus, radix, planes=1):
+    """Switch counts and ECMP widths for ``gpus`` at ``radix`` ports per switch, over
+    ``planes`` independent planes (totals; ``per_plane`` holds one plane's counts)."""
+    p = errors.number("planes", planes, 1, 64, "planes", None, integer=True)
+    total = errors.number("gpus", gpus, 1, 10 ** 7, "GPUs", None, integer=True)
+    if total % p:
+        raise errors.RoceInputError("gpus", total, "a multiple of the %d planes (every plane "
+                                    "carries the same share of GPU ports)" % p)
+    one = _size_plane(total // p, radix)
+    if p == 1:
+        return one
+    out = dict(one, gpus=total, planes=p, per_plane=dict(one))
+    for key in ("leaves", "spines", "superspines", "pods"):
+        if key in one:
+            out[key] = one[key] * p
+    out["max_gpus"] = one["max_gpus"] * p
+    return out
+
+
+def _size_plane(gpus, radix):
+    n = gpus
     k = errors.number("radix", radix, 4, 1024, "ports per switch", None, integer=True)
     if k % 2:
         raise errors.RoceInputError("radix", k, "an even number of ports (half down, half up)")

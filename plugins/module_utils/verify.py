@@ -7,7 +7,7 @@ Input is what the switch prints: FRR's ``show bgp ipv4 unicast summary json`` an
 ``ip -j route show`` (SONiC, FRR routers), or EOS's ``show ip bgp summary | json`` and
 ``show ip route | json``. Expected state comes from the whole plan: every planned neighbour
 Established, and every host prefix behind another switch reached over all the links the plan
-gives towards it (a leaf: all its spine uplinks; a spine: all its links to the owning leaf).
+gives towards it (see expected_routes).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,18 +22,29 @@ def _network(address):
 
 
 def expected_routes(device, plan):
-    """{host prefix: number of next hops} that ``device`` must have, from the plan."""
+    """{host prefix: number of next hops} that ``device`` must have, from the plan: a leaf over
+    all its uplinks; a spine over its links to a leaf of its pod, or over all its super-spine
+    uplinks for another pod; a super-spine over its links to the destination pod's spines.
+    Planes are separate fabrics."""
     devices = plan["devices"]
     me = devices[device]
-    uplinks = [p for p in me["ports"] if p["up"] and p["peer_kind"] in ("spine", "superspine")]
+    uplinks = sum(1 for p in me["ports"] if p["up"] and p["peer_kind"] in ("spine", "superspine"))
+    down_by_pod = {}
+    for p in me["ports"]:
+        if p["up"] and me["role"] == "superspine":
+            pod = devices[p["peer"]].get("pod")
+            down_by_pod[pod] = down_by_pod.get(pod, 0) + 1
     out = {}
     for name, dev in devices.items():
-        if dev.get("kind") == "host" or name == device or dev.get("role") != "leaf":
+        if dev.get("kind") == "host" or name == device or dev.get("role") != "leaf" or \
+                dev.get("plane", 0) != me.get("plane", 0):
             continue
-        if me["role"] == "leaf":
-            width = len(uplinks)
-        else:
+        if me["role"] == "leaf" or (me["role"] == "spine" and dev.get("pod") != me.get("pod")):
+            width = uplinks
+        elif me["role"] == "spine":
             width = sum(1 for p in me["ports"] if p["up"] and p["peer"] == name)
+        else:
+            width = down_by_pod.get(dev.get("pod"), 0)
         for port in dev["ports"]:
             if port["peer_kind"] == "host" and port["up"] and port.get("address"):
                 out[_network(port["address"])] = width

@@ -1,0 +1,90 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Inventory data (groups, hostvars) for a whole Clos sized by sizing.size_fabric: leaves,
+spines, super-spines, pods, planes and GPU hosts, named predictably. Benchmarks and tests build
+big fabrics with it; ``tools/gen-inventory.py`` writes it as an Ansible YAML inventory.
+
+Names: ``p<plane>-`` prefixes every switch when there is more than one plane; pods are
+``pod<NN>`` (``p<plane>-pod<NN>``), leaves ``leaf<pod>-<NN>`` in pairs, spines ``spine<pod>-<NN>``,
+super-spines ``ss<NN>`` (two tiers: ``spine<NN>``, one pod per plane), hosts ``gpu<NNNNN>``.
+Addresses come from 10.0.0.0/8: pure data, never used on a network here.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils import errors, sizing
+
+# Default switch: 51.2T-class Broadcom on SONiC; SONiC and EOS alternate per leaf pair.
+LEAF_ASIC = "tomahawk5"
+ASN_LEAF_FIRST = 4200000000      # 4-byte private range (RFC 6996): leaves outnumber 2-byte ASNs
+
+
+def _names(prefix, fmt, count):
+    return [prefix + fmt % i for i in range(count)]
+
+
+def clos(gpus, radix=64, planes=1, nics_per_host=8, speed_gbps=400, mixed_platforms=True):
+    """(groups, hostvars, size) for ``gpus`` GPU ports at ``radix``, one NIC per GPU."""
+    size = sizing.size_fabric(gpus, radix, planes)
+    one = size.get("per_plane", size)
+    nics = errors.number("nics_per_host", nics_per_host, 1, 16, "", None, integer=True)
+    if gpus % nics or nics % planes:
+        raise errors.RoceInputError("nics_per_host", nics, "a divisor of the GPU count and a "
+                                    "multiple of the planes")
+    half = radix // 2
+    groups = {"spines": [], "leaves": [], "superspines": [], "gpu_hosts": [],
+              "_children": {"leaf_pairs": [], "pods": [], "planes": []}}
+    hostvars = {}
+    for p in range(planes):
+        pre = "p%d-" % p if planes > 1 else ""
+        plane_members = []
+        if one["tiers"] == 3:
+            pods = [(pre + "pod%02d" % i, half, half) for i in range(one["pods"])]
+        else:
+            pods = [(pre + "fabric", one["leaves"], one["spines"])]
+        for i, (pod, n_leaves, n_spines) in enumerate(pods):
+            tag = "%02d" % i if one["tiers"] == 3 else ""
+            spines = _names(pre + "spine%s" % (tag + "-" if tag else ""), "%02d", n_spines)
+            leaves = _names(pre + "leaf%s" % (tag + "-" if tag else ""), "%03d", n_leaves)
+            groups["spines"] += spines
+            groups["leaves"] += leaves
+            if one["tiers"] == 3:
+                groups["_children"]["pods"].append(pod)
+                groups[pod] = spines + leaves
+            for j in range(0, len(leaves), 2):
+                pair = "%s-pair%03d" % (pod, j // 2)
+                groups["_children"]["leaf_pairs"].append(pair)
+                groups[pair] = leaves[j:j + 2]
+                platform = "eos" if mixed_platforms and (j // 2) % 2 else "sonic"
+                for leaf in leaves[j:j + 2]:
+                    hostvars[leaf] = {"roce_asic": LEAF_ASIC, "roce_platform": platform}
+            for spine in spines:
+                hostvars[spine] = {"roce_asic": LEAF_ASIC, "roce_platform": "sonic"}
+            plane_members += spines + leaves
+        tops = _names(pre + "ss", "%03d", one["superspines"])
+        for top in tops:
+            hostvars[top] = {"roce_asic": LEAF_ASIC, "roce_platform": "sonic"}
+        groups["superspines"] += tops
+        if planes > 1:
+            groups["_children"]["planes"].append("plane%d" % p)
+            groups["plane%d" % p] = plane_members + tops
+    hosts = _names("gpu", "%05d", gpus // nics)
+    groups["gpu_hosts"] = hosts
+    for host in hosts:
+        hostvars[host] = {}
+    switches = groups["spines"] + groups["leaves"] + groups["superspines"]
+    groups["roce_switches"] = switches
+    hostvars[switches[0]]["roce_fabric"] = {
+        "name": "clos%d" % gpus, "design": "rail_optimized", "nics_per_host": nics,
+        "switch_ports": radix,
+        "addressing": {"loopbacks": "10.0.0.0/16", "fabric_p2p": "10.64.0.0/11",
+                       "host_p2p": "10.128.0.0/10"},
+        "asn": {"leaf_first": ASN_LEAF_FIRST},
+        "host_link": {"speed_gbps": speed_gbps}, "fabric_link": {"speed_gbps": speed_gbps},
+        "superspine_link": {"speed_gbps": speed_gbps},
+        "ecmp": {"adaptive_routing": True},
+    }
+    return groups, hostvars, size
