@@ -1,14 +1,20 @@
-"""Benchmark: plan + every check, then rendering of every switch, for synthetic rail-optimized
-fabrics on one core.
+"""Benchmark: plan + every check, then rendering of every switch, for generated Clos fabrics on
+one core (the process pins itself to one CPU where the OS allows).
 
-Prints GPUs, devices, links, plan seconds, devices per second, peak RSS, and render seconds and
-milliseconds per switch (all files of a switch, in memory) per fabric size. Not a
-timed test: run `make benchmark` and compare the figures across changes. Each size runs in a
-fresh process so peak RSS belongs to that size alone.
+Prints per fabric: GPUs, tiers, planes, switches, links, plan seconds (fabric model, lossless
+math, all checks), render seconds for the switch configs alone and for all files (configs,
+structured intent, device docs), rendered MB, total seconds and peak RSS. Not a timed test: run
+`make benchmark` and compare the figures across changes. Each size runs in a fresh process so
+peak RSS belongs to that size alone.
 
-Fabric: 8 x 400G NICs per host (one per rail), leaves of radix 128 (64 host ports, 64 uplinks),
-one link from every leaf to every spine (spines are 512-port modular chassis), one ASN for
-all spines. Leaves alternate Spectrum-4 (SONiC, sonic-nvidia model) and Tomahawk 5 (EOS, ieee).
+Fabric (plugins/module_utils/generate.py): radix-64 switches (64 x 400G, Tomahawk 5 class),
+8 x 400G NICs per host (one per GPU), rail-optimized, 1:1 at every tier, sized by
+lossless-math.md §6 per plane. Leaf pairs alternate SONiC and EOS; spines and super-spines are
+SONiC. Default series: 1,024 to 131,072 GPUs over 8 planes (2 tiers up to 2,048 GPUs per plane,
+3 tiers above).
+
+    python benchmarks/bench_plan.py                  # the default series
+    python benchmarks/bench_plan.py 131072:64:8      # GPUs:radix:planes
 """
 import json
 import os
@@ -20,73 +26,56 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), ".collections"))
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan, render  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils import generate, plan, render  # noqa: E402
 
-LEAF_DOWN = 64
-
-
-def inventory(gpus):
-    hosts = ["gpu%05d" % i for i in range(gpus // 8)]
-    leaves = ["leaf%04d" % i for i in range(gpus // LEAF_DOWN)]
-    spines = ["spine%03d" % i for i in range(LEAF_DOWN)]
-    fabric = {"nics_per_host": 8, "switch_ports": 128,
-              "addressing": {"loopbacks": "10.0.0.0/16", "fabric_p2p": "10.64.0.0/12",
-                             "host_p2p": "10.128.0.0/10"},
-              "ecmp": {"adaptive_routing": True}}
-    hostvars = {}
-    for i, name in enumerate(leaves):
-        if i % 2:
-            hostvars[name] = {"roce_asic": "tomahawk5", "roce_platform": "eos"}
-        else:
-            hostvars[name] = {"roce_asic": "spectrum4", "roce_platform": "sonic",
-                              "roce_lossless": {"model": "sonic-nvidia"}}
-    for name in spines:
-        hostvars[name] = {"roce_asic": "jericho3", "roce_platform": "eos",
-                          "roce_port_count": 1024,
-                          "roce_asic_overrides": {"total_buffer_bytes": 2 ** 31}}
-    hostvars[spines[0]]["roce_fabric"] = fabric
-    for name in hosts:
-        hostvars[name] = {}
-    groups = {"spines": spines, "leaves": leaves, "gpu_hosts": hosts,
-              "roce_switches": spines + leaves}
-    return groups, hostvars
+SERIES = ["1024:64:8", "8192:64:8", "32768:64:8", "131072:64:8"]
 
 
-def run_one(gpus):
-    groups, hostvars = inventory(gpus)
+def run_one(spec):
+    gpus, radix, planes = (int(x) for x in spec.split(":"))
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    groups, hostvars, _ = generate.clos(gpus, radix, planes)
     start = time.perf_counter()
     result = plan.build_plan(groups, hostvars)
-    elapsed = time.perf_counter() - start
-    start = time.perf_counter()
+    plan_s = time.perf_counter() - start
     switches = [d for d in result["devices"].values() if d["kind"] == "switch"]
     size = 0
-    for dev in switches:
-        size += sum(len(text) for text in render.render_switch(dev).values())
-    render_s = time.perf_counter() - start
+    with plan.gc_paused():          # as the render action does
+        start = time.perf_counter()
+        for dev in switches:
+            size += sum(len(text) for text in render.render_switch(dev, ("configs",)).values())
+        configs_s = time.perf_counter() - start
+        start = time.perf_counter()
+        for dev in switches:
+            size += sum(len(text) for text in
+                        render.render_switch(dev, ("structured", "docs")).values())
+        rest_s = time.perf_counter() - start
     s = result["summary"]
-    devices = s["spines"] + s["leaves"] + s["hosts"]
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-    print(json.dumps({"gpus": gpus, "devices": devices, "links": s["links"],
-                      "seconds": elapsed, "errors": s["errors"], "rss_mb": rss,
-                      "switches": len(switches), "render_s": render_s, "rendered_mb": size / 1e6}))
+    print(json.dumps({"gpus": gpus, "radix": radix, "planes": planes, "tiers": s["tiers"],
+                      "switches": len(switches), "hosts": s["hosts"], "links": s["links"],
+                      "errors": s["errors"], "plan_s": plan_s, "configs_s": configs_s,
+                      "all_s": configs_s + rest_s, "rendered_mb": size / 1e6, "rss_mb": rss}))
 
 
-def main(sizes):
-    print("%8s %8s %8s %9s %11s %12s %7s %9s %9s %12s" % (
-        "GPUs", "devices", "links", "plan s", "devices/s", "peak RSS MB", "errors", "switches",
-        "render s", "ms/switch"))
-    for gpus in sizes:
-        out = subprocess.run([sys.executable, __file__, "--one", str(gpus)], check=True,
+def main(specs):
+    head = ("%8s %5s %6s %8s %7s %8s %7s %10s %10s %10s %8s %9s %7s" % (
+        "GPUs", "tiers", "planes", "switches", "hosts", "links", "plan s", "configs s",
+        "plan+cfg s", "all files s", "MB", "peak MB", "errors"))
+    print(head)
+    for spec in specs:
+        out = subprocess.run([sys.executable, __file__, "--one", spec], check=True,
                              capture_output=True, text=True).stdout
         r = json.loads(out.strip().splitlines()[-1])
-        print("%8d %8d %8d %9.2f %11.0f %12.1f %7d %9d %9.2f %12.1f" % (
-            r["gpus"], r["devices"], r["links"], r["seconds"], r["devices"] / r["seconds"],
-            r["rss_mb"], r["errors"], r["switches"], r["render_s"],
-            1000 * r["render_s"] / r["switches"]))
+        print("%8d %5d %6d %8d %7d %8d %7.2f %10.2f %10.2f %10.2f %8.0f %9.0f %7d" % (
+            r["gpus"], r["tiers"], r["planes"], r["switches"], r["hosts"], r["links"],
+            r["plan_s"], r["configs_s"], r["plan_s"] + r["configs_s"],
+            r["plan_s"] + r["all_s"], r["rendered_mb"], r["rss_mb"], r["errors"]))
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
-        run_one(int(sys.argv[2]))
+        run_one(sys.argv[2])
     else:
-        main([int(a) for a in sys.argv[1:]] or [1024, 8192, 32768])
+        main(sys.argv[1:] or SERIES)

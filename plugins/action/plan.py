@@ -40,7 +40,7 @@ class ActionModule(ActionBase):
             if "roce_fabric" in hv and isinstance(hv["roce_fabric"], dict):
                 names.update(hv["roce_fabric"].get("groups") or {})
                 break
-        for key in ("spines", "leaves", "hosts"):
+        for key in ("spines", "leaves", "superspines", "hosts"):
             wanted.update(groups.get(names[key], []))
         inputs = {}
         for host in wanted:

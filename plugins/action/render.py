@@ -11,7 +11,7 @@ import os
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils import plan as plan_utils, render
 
 MAX_DIFF_LINES = 200   # per file, so a first render of a big fabric stays readable
 CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
@@ -43,7 +43,17 @@ class ActionModule(ActionBase):
         # deploy in the same --check --diff run compares devices with what would be rendered.
         scratch = self._task.check_mode and bool(args.get("check_copy"))
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
-        changed, diffs, written = [], [], 0
+        changed, diffs = [], []
+        with plan_utils.gc_paused():
+            self._render(plan, switches, root, files_dir, scratch, changed, diffs)
+        written = 0 if self._task.check_mode else len(changed)
+        result.update(changed=bool(changed), rendered=len(switches), changed_files=changed,
+                      output_dir=root, files_dir=files_dir, written=written)
+        if diffs:
+            result["diff"] = diffs
+        return result
+
+    def _render(self, plan, switches, root, files_dir, scratch, changed, diffs):
         for name in switches:
             for rel, text in sorted(render.render_switch(plan["devices"][name]).items()):
                 path = os.path.join(root, rel)
@@ -61,12 +71,6 @@ class ActionModule(ActionBase):
                                   "before": _clip(old or ""), "after": _clip(text)})
                 if not self._task.check_mode:
                     _write(path, text)
-                    written += 1
-        result.update(changed=bool(changed), rendered=len(switches), changed_files=changed,
-                      output_dir=root, files_dir=files_dir, written=written)
-        if diffs:
-            result["diff"] = diffs
-        return result
 
 
 def _write(path, text):

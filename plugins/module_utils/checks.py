@@ -162,6 +162,8 @@ def check_link_consistency(fab, devices):
     for dev_a, pa, dev_b, b, kind in _link_ends(fab, devices):
         qa = dev_a["qos"]
         qb = b["qos"] if kind == "host" else dev_b["qos"]
+        if qa is qb:         # both ends share one QoS intent (no override on either)
+            continue
         where = "%s<->%s:%s" % (pa, dev_b["name"], b["name"] if kind == "host" else b)
         if qa["pfc_priorities"] != qb["pfc_priorities"]:
             out.append(_v("pfc-match", "ERROR", dev_a["name"], where,
@@ -211,22 +213,23 @@ def check_device_classes(fab, devices):
 
 
 def check_mtu_chain(fab, devices):
+    # The link ends themselves carry the MTUs the intents copy (one pass, no lookups).
     out = []
-    for dev_a, pa, dev_b, b, kind in _link_ends(fab, devices):
-        mine = _port(dev_a, pa)["mtu_bytes"]
+    for kind, a, b in fab.links:
+        mine = a.mtu_bytes
         if kind == "host":
-            if b["mtu_bytes"] > mine or b["mtu_bytes"] < ROCE_MIN_L3_MTU:
-                out.append(_v("mtu-chain", "ERROR", dev_b["name"], b["name"],
+            if b.mtu_bytes > mine or b.mtu_bytes < ROCE_MIN_L3_MTU:
+                out.append(_v("mtu-chain", "ERROR", b.host, b.name,
                               "NIC MTU %d B vs leaf %s %s MTU %d B: need %d <= NIC <= leaf"
-                              % (b["mtu_bytes"], dev_a["name"], pa, mine, ROCE_MIN_L3_MTU),
+                              % (b.mtu_bytes, a.switch, a.name, mine, ROCE_MIN_L3_MTU),
                               "host MTU 9000 with leaf/spine 9216 is the usual chain",
-                              nic_mtu=b["mtu_bytes"], leaf_mtu=mine))
+                              nic_mtu=b.mtu_bytes, leaf_mtu=mine))
             continue
-        theirs = _port(dev_b, b)["mtu_bytes"]
+        theirs = b.mtu_bytes
         if mine != theirs or mine < ROCE_MIN_L3_MTU:
-            out.append(_v("mtu-chain", "ERROR", dev_a["name"], "%s<->%s:%s" % (pa, dev_b["name"], b),
+            out.append(_v("mtu-chain", "ERROR", a.switch, "%s<->%s:%s" % (a.name, b.switch, b.name),
                           "MTU %d B here, %d B on %s (must be equal and >= %d)"
-                          % (mine, theirs, dev_b["name"], ROCE_MIN_L3_MTU),
+                          % (mine, theirs, b.switch, ROCE_MIN_L3_MTU),
                           "set the same roce_mtu on both tiers", local=mine, remote=theirs))
     return out
 

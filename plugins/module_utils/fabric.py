@@ -614,7 +614,12 @@ def _addresses(fab, hostvars):
         else:
             a.peer_address = b.address
             b.gateway = a.address
-    _check_unique_addresses(fab, overridden)
+    # Addresses from one pool never repeat; only inventory-given addresses or pools that overlap
+    # can collide, and then every address is checked (a 100k-GPU fabric has a million).
+    pools = (loop, fabric_pool, host_pool)
+    if overridden or any(x.first <= y.last and y.first <= x.last
+                         for i, x in enumerate(pools) for y in pools[i + 1:]):
+        _check_unique_addresses(fab, overridden)
 
 
 def _asn_group(fab, sw):

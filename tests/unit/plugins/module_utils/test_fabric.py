@@ -114,6 +114,14 @@ def test_duplicate_address(example):
     assert (err.host, err.field) == ("leaf2b", "roce_loopback") and "spine1" in str(err)
 
 
+def test_overlapping_pools_collide(example):
+    """No address is given by hand, but the loopback pool overlaps the link pool."""
+    groups, hv = example
+    hv["spine1"]["roce_fabric"]["addressing"]["loopbacks"] = "198.18.8.0/24"
+    err = _error(groups, hv)
+    assert "an address used once" in str(err) and err.field.startswith("roce_")
+
+
 def test_malformed_address(example):
     groups, hv = example
     hv["leaf2b"]["roce_link_overrides"] = {"Ethernet1/1": {"address": "198.18.300.1/31"}}

@@ -175,3 +175,11 @@ def test_eos_drain_tags_every_neighbor(example_plan, indent):
             if not line.endswith(" RF-DRAIN-OUT out")] == text.splitlines()
     if indent:
         render_eos.parse_blocks(drained)
+
+
+def test_config_db_json_is_the_same_with_and_without_orjson(example_plan, monkeypatch):
+    """orjson is an optional speed-up: the standard library must write the same bytes."""
+    db = render_sonic.config_db(example_plan["devices"]["leaf1a"])
+    fast = render.config_db_json(db)
+    monkeypatch.setattr(render, "HAS_ORJSON", False)
+    assert render.config_db_json(db) == fast == json.dumps(db, indent=2, sort_keys=True) + "\n"
