@@ -19,7 +19,7 @@ CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("plan", "devices", "output_dir", "check_copy"))
+    _VALID_ARGS = frozenset(("plan", "devices", "output_dir", "check_copy", "outputs"))
 
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
@@ -41,11 +41,15 @@ class ActionModule(ActionBase):
         switches = [d for d in wanted if plan["devices"][d]["kind"] == "switch"]
         # Check mode leaves output_dir alone but writes a scratch copy (output_dir/.check), so a
         # deploy in the same --check --diff run compares devices with what would be rendered.
+        outputs = args.get("outputs") or list(render.OUTPUTS)
+        if not isinstance(outputs, list) or [o for o in outputs if o not in render.OUTPUTS]:
+            return dict(result, failed=True, msg="outputs: a list of %s, got %r"
+                        % (", ".join(render.OUTPUTS), outputs))
         scratch = self._task.check_mode and bool(args.get("check_copy"))
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
         changed, diffs = [], []
         with plan_utils.gc_paused():
-            self._render(plan, switches, root, files_dir, scratch, changed, diffs)
+            self._render(plan, switches, outputs, root, files_dir, scratch, changed, diffs)
         written = 0 if self._task.check_mode else len(changed)
         result.update(changed=bool(changed), rendered=len(switches), changed_files=changed,
                       output_dir=root, files_dir=files_dir, written=written)
@@ -53,9 +57,9 @@ class ActionModule(ActionBase):
             result["diff"] = diffs
         return result
 
-    def _render(self, plan, switches, root, files_dir, scratch, changed, diffs):
+    def _render(self, plan, switches, outputs, root, files_dir, scratch, changed, diffs):
         for name in switches:
-            for rel, text in sorted(render.render_switch(plan["devices"][name]).items()):
+            for rel, text in sorted(render.render_switch(plan["devices"][name], outputs).items()):
                 path = os.path.join(root, rel)
                 if scratch:
                     _write(os.path.join(files_dir, rel), text)

@@ -10,7 +10,7 @@ __metaclass__ = type
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    catalog, ecn, errors, headroom, thresholds)
+    catalog, ecn, errors, headroom, sizing, thresholds)
 
 PORT_KEYS = ("name", "speed_gbps", "cable_m", "mtu_bytes", "peer_mtu_bytes", "lanes", "media")
 
@@ -26,6 +26,11 @@ def _guard(func):
             raise AnsibleFilterError("roce.fabric.%s: bad arguments: %s" % (func.__name__, exc))
     wrapper.__name__ = func.__name__
     return wrapper
+
+
+@_guard
+def fabric_size(gpus, radix=64, planes=1):
+    return sizing.size_fabric(gpus, radix, planes)
 
 
 @_guard
@@ -63,4 +68,5 @@ class FilterModule(object):
             "pfc_trigger": pfc_trigger,
             "dynamic_th": dynamic_th,
             "ecn_thresholds": ecn_thresholds,
+            "fabric_size": fabric_size,
         }

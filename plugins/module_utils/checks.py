@@ -12,20 +12,16 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import ecmp, routing, thresholds
+from ansible_collections.roce.fabric.plugins.module_utils import ecmp, errors, thresholds
+from ansible_collections.roce.fabric.plugins.module_utils.deadlock import check_deadlock
 
 ROCE_MIN_L3_MTU = 4096 + 60    # RoCE path MTU 4096 + IP/UDP/BTH/RETH/ICRC headers (§3.5 #11)
 SONIC_WD_DETECTION_MS = (100, 5000)   # SONiC YANG PFC_WD detection_time range (sonic.md §2)
-REDUCED_LEAVES, REDUCED_SPINES = 4, 3
-# Three tiers: pods per plane, leaves per pod, spines per pod, super-spines per group.
-REDUCED3 = {"pods": 3, "leaves": 3, "spines": 3, "group": 3}
 DOWNLINK = {"leaf": "host", "spine": "leaf", "superspine": "spine"}
 UPLINK = {"leaf": "spine", "spine": "superspine"}
 
 
-def _v(rule, severity, device, location, message, hint, **numbers):
-    return {"rule": rule, "severity": severity, "device": device, "location": location,
-            "message": message, "hint": hint, "numbers": numbers}
+_v = errors.finding
 
 
 def _switches(devices):
@@ -345,190 +341,6 @@ def check_dcqcn_bound(fab, devices):
                           "pause before any queue marks" % (kmin, bound, n),
                           "lower kmin_bytes or give the lossless pool more buffer",
                           kmin_bytes=kmin, bound_bytes=int(bound)))
-    return out
-
-
-# --- PFC deadlock ---------------------------------------------------------------------------
-
-def topology(fab, devices):
-    """Routing topology of the plan: switches, ASNs, up links; leaves own host prefixes."""
-    topo = routing.Topology()
-    for sw in fab.all_switches():
-        topo.add_router(sw.name, sw.asn, origin=sw.role == "leaf")
-        if fab.settings["asn"]["allowas_in"]:
-            topo.allowas_in.add(sw.name)
-    for kind, a, b in fab.links:
-        if kind == "fabric" and a.up and b.up:
-            topo.add_link(a.switch, b.switch)
-    return topo
-
-
-def _scheme(asns_by_group):
-    """'shared' when each group has one ASN and groups differ, 'unique' when every switch has its
-    own, else None. ``asns_by_group``: [[asn, ...] per group]."""
-    flat = [a for group in asns_by_group for a in group]
-    if len(set(flat)) == len(flat):
-        return "unique"
-    firsts = [group[0] for group in asns_by_group]
-    if all(len(set(group)) == 1 for group in asns_by_group) and len(set(firsts)) == len(firsts):
-        return "shared"
-    return None
-
-
-def _homogeneous(fab, topo):
-    """Two tiers, every plane alike: every leaf on every spine of its plane with the same
-    multiplicity, spine ASNs per one scheme, leaf ASNs distinct and unused by spines: then all
-    leaf-spine links are equivalent. Returns (multiplicity, shared) or None."""
-    if fab.settings["asn"]["allowas_in"]:
-        return None
-    if len(set((len(p["spines"]), len(p["leaves"])) for p in fab.pods)) != 1:
-        return None
-    mults, schemes = set(), set()
-    for pod in fab.pods:
-        spines = [s.name for s in pod["spines"]]
-        for leaf in pod["leaves"]:
-            adj = topo.adj[leaf.name]
-            if set(adj) != set(spines):
-                return None
-            mults.update(adj.values())
-        spine_asns = [topo.asn[s] for s in spines]
-        leaf_asns = [topo.asn[leaf.name] for leaf in pod["leaves"]]
-        if len(set(leaf_asns)) != len(leaf_asns) or set(leaf_asns) & set(spine_asns):
-            return None
-        schemes.add("shared" if len(set(spine_asns)) == 1 else
-                    "unique" if len(set(spine_asns)) == len(spine_asns) else None)
-    if len(mults) != 1 or len(schemes) != 1 or None in schemes:
-        return None
-    return mults.pop(), schemes.pop() == "shared"
-
-
-def _homogeneous3(fab, topo):
-    """Three tiers, every plane alike: pods of equal size, every leaf on every spine of its pod
-    with one multiplicity, spine j of every pod on exactly super-spine group j with one
-    multiplicity, and per tier one ASN scheme (leaves unique; spines shared per pod or unique;
-    super-spines shared or unique), no ASN in two tiers. Returns the shape or None."""
-    if fab.settings["asn"]["allowas_in"]:
-        return None
-    n_sp, n_l = len(fab.pods[0]["spines"]), len(fab.pods[0]["leaves"])
-    tops = {}
-    for ss in fab.superspines:
-        tops.setdefault(ss.plane, []).append(ss.name)
-    m1, m2, sizes, pods_per_plane = set(), set(), set(), {}
-    for pod in fab.pods:
-        if len(pod["spines"]) != n_sp or len(pod["leaves"]) != n_l:
-            return None
-        pods_per_plane[pod["plane"]] = pods_per_plane.get(pod["plane"], 0) + 1
-        names = set(sw.name for sw in pod["spines"])
-        for leaf in pod["leaves"]:
-            if set(topo.adj[leaf.name]) != names:
-                return None
-            m1.update(topo.adj[leaf.name].values())
-        plane_tops = tops.get(pod["plane"], [])
-        size = len(plane_tops) // n_sp
-        sizes.add(size)
-        for j, spine in enumerate(pod["spines"]):
-            ups = dict((n, c) for n, c in topo.adj[spine.name].items() if n not in names and
-                       fab.switches[n].role == "superspine")
-            if set(ups) != set(plane_tops[j * size:(j + 1) * size]) or \
-                    len(topo.adj[spine.name]) != len(ups) + n_l:
-                return None
-            m2.update(ups.values())
-    if len(m1) != 1 or len(m2) != 1 or len(sizes) != 1 or len(set(pods_per_plane.values())) != 1:
-        return None
-    for plane, plane_tops in tops.items():
-        pods = [pod for pod in fab.pods if pod["plane"] == plane]
-        spine_scheme = _scheme([[topo.asn[sw.name] for sw in pod["spines"]] for pod in pods])
-        top_scheme = _scheme([[topo.asn[n] for n in plane_tops]])
-        top_scheme = "shared" if len(plane_tops) == 1 else top_scheme
-        leaves = [topo.asn[sw.name] for pod in pods for sw in pod["leaves"]]
-        spines = set(topo.asn[sw.name] for pod in pods for sw in pod["spines"])
-        tops_asn = set(topo.asn[n] for n in plane_tops)
-        if None in (spine_scheme, top_scheme) or len(set(leaves)) != len(leaves) or \
-                set(leaves) & (spines | tops_asn) or spines & tops_asn:
-            return None
-    return {"pods": pods_per_plane[fab.pods[0]["plane"]], "leaves": n_l, "spines": n_sp,
-            "group": sizes.pop(), "m1": m1.pop(), "m2": m2.pop(),
-            "spine_shared": spine_scheme == "shared", "top_shared": top_scheme == "shared"}
-
-
-def reduced_topology(n_leaves, n_spines, mult, shared):
-    """The representative sub-fabric used for homogeneous fabrics (see check_deadlock)."""
-    topo = routing.Topology()
-    for s in range(n_spines):
-        topo.add_router("spine#%d" % s, 4200000000 + (0 if shared else s))
-    for leaf in range(n_leaves):
-        topo.add_router("leaf#%d" % leaf, 4200001000 + leaf, origin=True)
-        for s in range(n_spines):
-            topo.add_link("leaf#%d" % leaf, "spine#%d" % s, mult)
-    return topo
-
-
-def reduced_topology3(shape):
-    """The representative three-tier sub-fabric: up to REDUCED3 pods, leaves and spines per pod
-    and super-spines per group, with the shape's multiplicities and ASN schemes."""
-    n = dict((k, min(REDUCED3[k], shape[k])) for k in REDUCED3)
-    topo = routing.Topology()
-    for j in range(n["spines"]):
-        for g in range(n["group"]):
-            topo.add_router("superspine#%d.%d" % (j, g), 4200000000 + (
-                0 if shape["top_shared"] else 1 + j * n["group"] + g))
-    for pod in range(n["pods"]):
-        for j in range(n["spines"]):
-            spine = "spine#%d.%d" % (pod, j)
-            topo.add_router(spine, 4200100000 + (pod if shape["spine_shared"]
-                                                 else pod * n["spines"] + j))
-            for g in range(n["group"]):
-                topo.add_link(spine, "superspine#%d.%d" % (j, g), shape["m2"])
-        for i in range(n["leaves"]):
-            leaf = "leaf#%d.%d" % (pod, i)
-            topo.add_router(leaf, 4200200000 + pod * n["leaves"] + i, origin=True)
-            for j in range(n["spines"]):
-                topo.add_link(leaf, "spine#%d.%d" % (pod, j), shape["m1"])
-    return topo, n
-
-
-def check_deadlock(fab, devices):
-    """No cyclic buffer dependency, with the routing the plan renders, with no failure and
-    under every single fabric link failure (the bounce paths of lossless-math.md §4.1(a)).
-
-    Symmetry: in a homogeneous fabric every link of a tier is equivalent under permutations of
-    leaves, spines, pods and super-spine groups, and a cycle through one failed link involves a
-    bounded number of other switches per tier. The analysis therefore runs on a representative
-    sub-fabric - two tiers: min(4, leaves) leaves and min(3, spines) spines; three tiers: up to
-    3 pods of 3 leaves and 3 spines under groups of 3 super-spines - with the same
-    multiplicities and ASN schemes, failing one representative link per tier (planes are
-    separate fabrics of the same shape). Otherwise every distinct adjacency of the full fabric
-    is failed in turn."""
-    priority = ",".join(str(p) for p in fab.settings["qos"]["lossless_priorities"])
-    topo = topology(fab, devices)
-    homo = _homogeneous(fab, topo) if fab.tiers == 2 else _homogeneous3(fab, topo)
-    if homo and fab.tiers == 2:
-        mult, shared = homo
-        n_leaves = min(REDUCED_LEAVES, len(fab.pods[0]["leaves"]))
-        n_spines = min(REDUCED_SPINES, len(fab.pods[0]["spines"]))
-        work = reduced_topology(n_leaves, n_spines, mult, shared)
-        failures = [("spine#0", "leaf#0")]
-        scope = "representative sub-fabric (%d leaves, %d spines, %d link(s) per pair)" % (
-            n_leaves, n_spines, mult)
-    elif homo:
-        work, n = reduced_topology3(homo)
-        failures = [("spine#0.0", "leaf#0.0"), ("superspine#0.0", "spine#0.0")]
-        scope = ("representative three-tier sub-fabric (%d pods of %d leaves and %d spines, "
-                 "super-spine groups of %d; %d/%d link(s) per leaf-spine/spine-super-spine pair)"
-                 % (n["pods"], n["leaves"], n["spines"], n["group"], homo["m1"], homo["m2"]))
-    else:
-        work = topo
-        failures = sorted(set((a.switch, b.switch) for kind, a, b in fab.links
-                              if kind == "fabric" and a.up and b.up))
-        scope = "full fabric"
-    out = []
-    for finding in routing.analyse(work, failures):
-        cycle = routing.describe_cycle(finding["cycle"], priority)
-        out.append(_v("pfc-deadlock", "ERROR", "fabric", finding["scenario"],
-                      "cyclic buffer dependency (%s): %s" % (scope, cycle),
-                      "keep routing valley-free: one ASN per tier (RFC 7938; per pod for "
-                      "three-tier spines), no allowas-in, or more parallel links",
-                      cycle=[list(n) for n in finding["cycle"]]))
     return out
 
 

@@ -80,3 +80,10 @@ def mapping(field, value, known_keys, host=None):
             "unknown key; known keys are %s" % ", ".join(sorted(str(k) for k in known_keys)),
             host)
     return value
+
+
+def finding(rule, severity, device, location, message, hint, **numbers):
+    """One check result (a violation): the rule, ERROR or WARN, where, what, how to fix, and
+    the numbers behind it."""
+    return {"rule": rule, "severity": severity, "device": device, "location": location,
+            "message": message, "hint": hint, "numbers": numbers}

@@ -123,8 +123,8 @@ def wire_superspines(fab, make_port):
         if not tops or len(tops) % len(spines):
             raise errors.RoceInputError(
                 "superspines", len(tops), "a multiple of the spines per pod (%d) in plane %d: "
-                "spine j of every pod connects to super-spine group j" % (len(spines),
-                                                                         pod["plane"]))
+                "spine j of every pod connects to super-spine group j"
+                % (len(spines), pod["plane"]))
         size = len(tops) // len(spines)
         for j, spine in enumerate(spines):
             down_gbps = sum(p.speed_gbps for p in spine.ports.values() if p.peer_kind == "leaf")

@@ -37,6 +37,16 @@ options:
     description: Root directory of the rendered files.
     type: path
     required: true
+  outputs:
+    description:
+      - Which files to write per switch. V(configs) is the device configuration, V(structured)
+        the platform-neutral intent, V(docs) the device document.
+      - On fabrics of thousands of switches, V(configs) alone is about a third of the time
+        (see the benchmark figures in docs/scale.md).
+    type: list
+    elements: str
+    choices: [configs, structured, docs]
+    default: [configs, structured, docs]
   check_copy:
     description:
       - In check mode, write what would be rendered into a scratch copy, C(<output_dir>/.check),

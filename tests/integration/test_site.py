@@ -128,3 +128,25 @@ def test_seeded_violation_renders_nothing(inventory_copy, tmp_path):
     assert result.returncode != 0
     assert "mtu-chain" in result.stdout
     assert not out.exists()
+
+
+MULTI_POD = os.path.join(ROOT, "inventories", "multi-pod", "hosts.yml")
+
+
+def test_multi_pod_example_plans_and_renders_three_tiers(tmp_path):
+    out = tmp_path / "intended"
+    result = run_site("-i", MULTI_POD, "-e", "switch_output_dir=%s" % out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert ("all clear: 4 super-spines, 4 pods, 2 plane(s); 8 spines, 8 leaves (4 pairs), "
+            "4 hosts, 16 NICs, 48 links") in result.stdout
+    configs = sorted(os.listdir(out / "configs"))
+    assert len([c for c in configs if c.endswith((".json", ".cfg"))]) == 20
+    assert "a-ss1.json" in configs and "b-ss1.cfg" in configs    # plane B runs EOS
+
+
+def test_superspine_tag_renders_only_the_super_spines(tmp_path):
+    out = tmp_path / "intended"
+    result = run_site("-i", MULTI_POD, "--tags", "superspine", "-e", "switch_output_dir=%s" % out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sorted(os.listdir(out / "configs")) == [
+        "a-ss1.bgpd.conf", "a-ss1.json", "a-ss2.bgpd.conf", "a-ss2.json", "b-ss1.cfg", "b-ss2.cfg"]

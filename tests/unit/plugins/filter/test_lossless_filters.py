@@ -7,7 +7,17 @@ from ansible_collections.roce.fabric.plugins.filter import lossless
 
 def test_registered_filters():
     assert sorted(lossless.FilterModule().filters()) == [
-        "dynamic_th", "ecn_thresholds", "pfc_headroom", "pfc_trigger"]
+        "dynamic_th", "ecn_thresholds", "fabric_size", "pfc_headroom", "pfc_trigger"]
+
+
+def test_fabric_size_section_6_row_and_refusal():
+    # lossless-math.md §6: 32,768 GPUs at k = 128 -> 512 leaves (8 pods x 64), 512 spines, 256
+    r = lossless.fabric_size(32768, radix=128)
+    assert (r["tiers"], r["leaves"], r["spines"], r["superspines"], r["pods"]) == \
+        (3, 512, 512, 256, 8)
+    with pytest.raises(AnsibleFilterError) as err:
+        lossless.fabric_size(70000, radix=64)      # k^3/4 = 65,536
+    assert "65536" in str(err.value)
 
 
 def test_pfc_headroom_worked_number():

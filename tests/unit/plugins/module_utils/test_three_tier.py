@@ -5,7 +5,7 @@ import json
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    checks, fabric, generate, plan, render, render_eos, routing, sizing, verify)
+    deadlock, fabric, generate, plan, render, render_eos, routing, sizing, verify)
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 
@@ -19,7 +19,7 @@ def rules(p):
 
 @pytest.fixture(scope="module")
 def plan_8192():
-    groups, hv, _ = generate.clos(8192, 64)
+    groups, hv = generate.clos(8192, 64)[:2]
     return groups, plan.build_plan(groups, hv)
 
 
@@ -73,7 +73,7 @@ def test_sizing_with_planes_multiplies_one_plane():
 def test_per_tier_headroom_follows_each_tier_cable():
     """§1.3 Model R (254 B cells): 400G / 5 m -> H_raw 201,856 B; 400G / 100 m -> 249,356 B.
     Leaf-spine cables of 5 m and spine-super-spine cables of 100 m on one spine."""
-    groups, hv, _ = generate.clos(16, 4, nics_per_host=2)
+    groups, hv = generate.clos(16, 4, nics_per_host=2)[:2]
     cfg = settings(hv, groups)
     cfg["fabric_link"]["cable_m"] = 5
     cfg["superspine_link"]["cable_m"] = 100
@@ -84,7 +84,7 @@ def test_per_tier_headroom_follows_each_tier_cable():
 
 
 def test_mtu_chain_covers_the_super_spine_hop():
-    groups, hv, _ = generate.clos(16, 4, nics_per_host=2)
+    groups, hv = generate.clos(16, 4, nics_per_host=2)[:2]
     hv[groups["superspines"][0]]["roce_mtu"] = 9100
     p = plan.build_plan(groups, hv)
     bad = [v for v in p["violations"] if v["rule"] == "mtu-chain"]
@@ -94,7 +94,7 @@ def test_mtu_chain_covers_the_super_spine_hop():
 
 
 def test_super_spine_seed_shared_with_spines_polarizes():
-    groups, hv, _ = generate.clos(16, 4, nics_per_host=2)
+    groups, hv = generate.clos(16, 4, nics_per_host=2)[:2]
     settings(hv, groups)["ecmp"]["seeds"] = {"superspine": 25}      # spines' default seed
     p = plan.build_plan(groups, hv)
     warn = [v for v in p["violations"] if v["rule"] == "hash-polarization"]
@@ -102,7 +102,7 @@ def test_super_spine_seed_shared_with_spines_polarizes():
 
 
 def test_oversubscription_above_the_pod():
-    groups, hv, _ = generate.clos(64, 8, nics_per_host=8)       # 4 pods, groups of 2, 2 links
+    groups, hv = generate.clos(64, 8, nics_per_host=8)[:2]      # 4 pods, groups of 2, 2 links
     cfg = settings(hv, groups)
     one = plan.build_plan(groups, hv)
     spine = groups["spines"][0]
@@ -120,7 +120,7 @@ def test_oversubscription_above_the_pod():
 
 
 def test_planes_are_separate_fabrics():
-    groups, hv, _ = generate.clos(64, 4, planes=4, nics_per_host=4)
+    groups, hv = generate.clos(64, 4, planes=4, nics_per_host=4)[:2]
     fab = fabric.build_fabric(groups, hv)
     assert fab.planes == 4 and fab.tiers == 3
     for kind, a, b in fab.links:
@@ -138,7 +138,7 @@ def test_planes_are_separate_fabrics():
     ({"pod_across_planes": True}, "pods", "a pod inside one plane"),
 ])
 def test_bad_three_tier_inventory_fails_clearly(change, field, text):
-    groups, hv, _ = generate.clos(32, 4, planes=2, nics_per_host=2)
+    groups, hv = generate.clos(32, 4, planes=2, nics_per_host=2)[:2]
     if "pods" in change:
         groups["_children"]["pods"] = []
     if "superspines" in change:
@@ -158,7 +158,7 @@ def test_bad_three_tier_inventory_fails_clearly(change, field, text):
 def _tiny(scheme):
     """16 GPUs at radix 4: 4 pods of 2 leaves and 2 spines, 4 super-spines in groups of 2,
     single links everywhere (the bounce-prone case)."""
-    groups, hv, _ = generate.clos(16, 4, nics_per_host=2)
+    groups, hv = generate.clos(16, 4, nics_per_host=2)[:2]
     settings(hv, groups)["asn"].update(scheme)
     return groups, hv
 
@@ -175,7 +175,7 @@ def test_three_tier_bounce_paths_and_the_reduction(scheme, bounce_tier):
     uses finds exactly what the full analysis of every single-link failure finds."""
     groups, hv = _tiny(scheme)
     fab = fabric.build_fabric(groups, hv)
-    topo = checks.topology(fab, None)
+    topo = deadlock.topology(fab, None)
     failures = sorted(set((a.switch, b.switch) for kind, a, b in fab.links if kind == "fabric"))
     full = routing.analyse(topo, failures)
     by_text = dict(("link %s-%s down" % pair, pair) for pair in failures)
@@ -194,7 +194,7 @@ def test_three_tier_bounce_paths_and_the_reduction(scheme, bounce_tier):
 
 
 def test_expected_routes_per_tier():
-    groups, hv, _ = generate.clos(64, 8, nics_per_host=8)
+    groups, hv = generate.clos(64, 8, nics_per_host=8)[:2]
     p = plan.build_plan(groups, hv)
     devs = p["devices"]
     pods = p["summary"]["pods"]
@@ -216,7 +216,7 @@ def test_expected_routes_per_tier():
 
 
 def test_super_spines_render_on_both_platforms(validator):
-    groups, hv, _ = generate.clos(16, 4, nics_per_host=2)
+    groups, hv = generate.clos(16, 4, nics_per_host=2)[:2]
     top_sonic, top_eos = groups["superspines"][:2]
     hv[top_eos]["roce_platform"] = "eos"
     p = plan.build_plan(groups, hv)
