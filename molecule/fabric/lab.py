@@ -20,8 +20,11 @@ import sys
 import time
 
 LAB = os.environ.get("ROCE_FABRIC_LAB_DIR", "/tmp/roce-fabric-fabric-lab")
-BRIDGE = "rffbr0"
-MGMT = "198.18.210.%d"
+# Another lab (tests/integration/test_three_tier_frr.py) picks its own names and subnet.
+NS = os.environ.get("ROCE_FABRIC_LAB_NS", "rff-")
+BRIDGE = os.environ.get("ROCE_FABRIC_LAB_BRIDGE", "rffbr0")
+MGMT = os.environ.get("ROCE_FABRIC_LAB_MGMT", "198.18.210") + ".%d"
+MGMT_LINK = os.environ.get("ROCE_FABRIC_LAB_LINK", "rfm-")
 SSHD = """ListenAddress {addr}
 HostKey {d}/hostkey
 PidFile {d}/sshd.pid
@@ -48,14 +51,14 @@ def down():
     state = os.path.join(LAB, "devices.json")
     names = json.load(open(state)) if os.path.exists(state) else []
     for name in names:
-        ns = "rff-" + name
+        ns = NS + name
         pids = sh("ip", "netns", "pids", ns, check=False).stdout.split()
         if pids:
             sh("kill", *pids, check=False)
             time.sleep(0.2)
             sh("kill", "-9", *pids, check=False)
         sh("ip", "netns", "del", ns, check=False)
-        sh("ip", "link", "del", "rfm-" + name[:10], check=False)
+        sh("ip", "link", "del", MGMT_LINK + name[:10], check=False)
         shutil.rmtree("/var/run/frr/" + ns, ignore_errors=True)
         shutil.rmtree("/etc/netns/" + ns, ignore_errors=True)
     sh("ip", "link", "del", BRIDGE, check=False)
@@ -77,14 +80,14 @@ def up(wiring_path):
     sh("ip", "link", "set", BRIDGE, "up")
     addresses = {}
     for n, name in enumerate(devices):
-        ns = "rff-" + name
+        ns = NS + name
         addresses[name] = MGMT % (11 + n)
         os.makedirs("/etc/netns/%s/sysctl.d" % ns)
         os.makedirs("/etc/netns/%s/roce-fabric" % ns)
         sh("ip", "netns", "add", ns)
-        sh("ip", "link", "add", "rfm-" + name[:10], "type", "veth", "peer", "name", "eth0",
+        sh("ip", "link", "add", MGMT_LINK + name[:10], "type", "veth", "peer", "name", "eth0",
            "netns", ns)
-        sh("ip", "link", "set", "rfm-" + name[:10], "master", BRIDGE, "up")
+        sh("ip", "link", "set", MGMT_LINK + name[:10], "master", BRIDGE, "up")
         ns_exec(ns, "ip", "addr", "add", addresses[name] + "/24", "dev", "eth0")
         ns_exec(ns, "ip", "link", "set", "eth0", "up")
         ns_exec(ns, "ip", "link", "set", "lo", "up")
@@ -97,10 +100,10 @@ def up(wiring_path):
             if key in done:
                 continue
             done.add(key)
-            sh("ip", "link", "add", port["name"], "netns", "rff-" + name, "type", "veth",
-               "peer", "name", port["peer_port"], "netns", "rff-" + port["peer"])
-            ns_exec("rff-" + name, "ip", "link", "set", port["name"], "up")
-            ns_exec("rff-" + port["peer"], "ip", "link", "set", port["peer_port"], "up")
+            sh("ip", "link", "add", port["name"], "netns", NS + name, "type", "veth",
+               "peer", "name", port["peer_port"], "netns", NS + port["peer"])
+            ns_exec(NS + name, "ip", "link", "set", port["name"], "up")
+            ns_exec(NS + port["peer"], "ip", "link", "set", port["peer_port"], "up")
     for name in wiring["switches"]:
         router(name)
     for name in devices:
@@ -109,7 +112,7 @@ def up(wiring_path):
 
 
 def router(name):
-    ns = "rff-" + name
+    ns = NS + name
     d = os.path.join(LAB, ns, "frr")   # also the vty socket directory
     os.makedirs(d)
     os.makedirs("/var/run/frr/" + ns, exist_ok=True)
@@ -125,7 +128,7 @@ def router(name):
 
 
 def sshd(name, addr):
-    ns = "rff-" + name
+    ns = NS + name
     d = os.path.join(LAB, ns)
     os.makedirs(d, exist_ok=True)
     sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", d + "/hostkey")
