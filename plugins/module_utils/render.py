@@ -27,9 +27,9 @@ ARS_NOTE = ("Adaptive routing / ARS: upstream SONiC has no ARS orchestration (HL
             "vendor's (e.g. NVIDIA) SONiC feature or rely on ECMP with QPs per connection.")
 
 
-# Sub-trees identical switches share in the plan (per-port lossless results, QoS, buffer):
-# their YAML is emitted once per indent and reused, keyed by object id (the object is kept, so
-# the id cannot be reused while cached).
+# Sub-trees identical switches share in the plan (QoS, ECMP, watchdog, buffer) are emitted once
+# per indent and reused, keyed by object id (the object is kept, so the id cannot be reused
+# while cached); lossless profiles are keyed by their content.
 SHARED_KEYS = frozenset(("buffer", "qos", "ecmp", "pfc_watchdog"))
 _SHARED_LINES = {}
 _SHARED_MAX = 100000
