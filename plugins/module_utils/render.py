@@ -79,12 +79,16 @@ def _block(value, indent, out):
             else:
                 out.append(pad + head + " " + _scalar(child))
         return
+    first = value[0]
+    if isinstance(first, dict) and first and all(isinstance(v, _FLOW) for v in first.values()):
+        # a table of scalar rows (ports, BGP neighbours): one flow mapping per line, in key
+        # order - JSON flow syntax is YAML too, and the C encoder writes it, in one call
+        rows = [item for item in value if isinstance(item, dict)]
+        if len(rows) == len(value):
+            out.extend(pad + "- " + row for row in _flow_rows(rows))
+            return
     for item in value:
-        if isinstance(item, dict) and item and all(isinstance(v, _FLOW) for v in item.values()):
-            # a row of scalars (a port, a BGP neighbour): one flow mapping per line, in key
-            # order - JSON flow syntax is YAML too, and the C encoder writes it
-            out.append(pad + "- " + _flow(item))
-        elif isinstance(item, (dict, list)) and item:
+        if isinstance(item, (dict, list)) and item:
             start = len(out)
             _block(item, indent + 1, out)
             out[start] = pad + "- " + out[start][len(pad) + 2:]
@@ -181,6 +185,15 @@ if _C_MAKE is not None:
         return "".join(_FLOW_C(row, 0))
 else:
     _ROW, _flow = _ROW_PY, _FLOW_PY
+
+
+def _flow_rows(rows):
+    """One-line JSON of each row: one encoder call for the table, split at the row boundaries
+    (row by row when a value could hide a boundary: the split must give one part per row)."""
+    parts = _flow(rows)[2:-2].split("}, {") if len(rows) > 1 else None
+    if parts is None or len(parts) != len(rows):
+        return [_flow(row) for row in rows]
+    return ["{" + part + "}" for part in parts]
 
 
 def config_db_json(db):
