@@ -5,6 +5,7 @@ import json
 import os
 
 import pytest
+import yaml
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
     plan, render, render_eos, render_sonic, sonic_yang)
@@ -183,3 +184,18 @@ def test_config_db_json_is_the_same_with_and_without_orjson(example_plan, monkey
     fast = render.config_db_json(db)
     monkeypatch.setattr(render, "HAS_ORJSON", False)
     assert render.config_db_json(db) == fast == json.dumps(db, indent=2, sort_keys=True) + "\n"
+
+
+def test_structured_intent_parses_back_to_the_plan(example_plan):
+    """The structured YAML (profiles once, rows on one line) is YAML that reads back as the
+    device's intent: every port with its own lossless numbers, every BGP neighbour."""
+    for name in ("leaf1a", "spine1"):
+        dev = example_plan["devices"][name]
+        back = yaml.safe_load(render.structured_yaml(dev))
+        assert [p["name"] for p in back["ports"]] == [p["name"] for p in dev["ports"]]
+        assert back["bgp"]["neighbors"] == dev["bgp"]["neighbors"]
+        for port, row in zip(dev["ports"], back["ports"]):
+            profile = back["lossless_profiles"][row["lossless_profile"]]
+            assert profile["headroom"]["xoff_bytes"] == port["lossless"]["headroom"]["xoff_bytes"]
+            assert profile["ecn"] == json.loads(json.dumps(port["lossless"]["ecn"]))
+            assert row["address"] == port["address"] and row["mtu_bytes"] == port["mtu_bytes"]
