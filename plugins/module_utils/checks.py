@@ -12,13 +12,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import ecmp, errors, thresholds
+from ansible_collections.roce.fabric.plugins.module_utils import ecmp, errors, fabric, thresholds
 from ansible_collections.roce.fabric.plugins.module_utils.deadlock import check_deadlock
 
 ROCE_MIN_L3_MTU = 4096 + 60    # RoCE path MTU 4096 + IP/UDP/BTH/RETH/ICRC headers (§3.5 #11)
 SONIC_WD_DETECTION_MS = (100, 5000)   # SONiC YANG PFC_WD detection_time range (sonic.md §2)
-DOWNLINK = {"leaf": "host", "spine": "leaf", "superspine": "spine"}
-UPLINK = {"leaf": "spine", "spine": "superspine"}
 
 
 _v = errors.finding
@@ -254,8 +252,9 @@ def check_pfc_watchdog(fab, devices):
 def _tier_links(dev):
     """(down ports, up ports) of a switch: hosts/spines for a leaf, leaves/super-spines for a
     spine, spines/none for a super-spine."""
-    down = [p for p in dev["ports"] if p["peer_kind"] == DOWNLINK[dev["role"]] and p["up"]]
-    up = [p for p in dev["ports"] if p["peer_kind"] == UPLINK.get(dev["role"]) and p["up"]]
+    below, above = fabric.DOWNLINK[dev["role"]], fabric.UPLINK.get(dev["role"])
+    down = [p for p in dev["ports"] if p["peer_kind"] == below and p["up"]]
+    up = [p for p in dev["ports"] if p["peer_kind"] == above and p["up"]]
     return down, up
 
 

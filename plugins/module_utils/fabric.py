@@ -33,6 +33,9 @@ from ansible_collections.roce.fabric.plugins.module_utils import (
     catalog, errors, fabric_numbers, fabric_tiers)
 
 PLATFORMS = ("sonic", "eos")
+# What a switch's ports face, by tier (the peer_kind of its down- and uplinks).
+DOWNLINK = {"leaf": "host", "spine": "leaf", "superspine": "spine"}
+UPLINK = {"leaf": "spine", "spine": "superspine"}
 DESIGNS = ("rail_optimized", "classic")
 SPINE_ASN_SCHEMES = ("shared", "unique")
 ADVERTISE = ("specific", "default")

@@ -21,9 +21,6 @@ from ansible_collections.roce.fabric.plugins.module_utils import (
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
-# What a switch's ports face, by tier (the peer_kind of its down- and uplinks).
-DOWNLINK = {"leaf": "host", "spine": "leaf", "superspine": "spine"}
-UPLINK = {"leaf": "spine", "spine": "superspine"}
 
 
 def _qos(q, host):
@@ -146,7 +143,7 @@ def _bgp(fab, sw):
     # The widest ECMP set: a leaf spreads over every uplink, a three-tier spine over its
     # super-spine uplinks (other pods); otherwise over the parallel links to one peer below.
     per_peer = Counter(n["name"] for n in neighbors)
-    up = [p for p in sw.ports.values() if p.up and p.peer_kind == UPLINK.get(sw.role)]
+    up = [p for p in sw.ports.values() if p.up and p.peer_kind == fabric.UPLINK.get(sw.role)]
     width = len(up) if up else min(per_peer.values() or [0])
     return {"asn": sw.asn, "router_id": sw.loopback.split("/")[0],
             "maximum_paths": s["routing"]["maximum_paths"],
@@ -174,8 +171,9 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
             "lanes": p.lanes, "alias": p.alias,
             "lossless": by_name.get(p.name),
         })
-    down = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == DOWNLINK[sw.role] and p.up)
-    up = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == UPLINK.get(sw.role) and p.up)
+    below, above = fabric.DOWNLINK[sw.role], fabric.UPLINK.get(sw.role)
+    down = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == below and p.up)
+    up = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == above and p.up)
     return {
         "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
         "oversubscription": down / float(up) if up else None,
