@@ -134,7 +134,7 @@ def structured_yaml(dev):
                  lossless["headroom_required_bytes"], lossless["headroom_configured_bytes"])
         if ident not in by_id:
             content = _Profile((k, v) for k, v in lossless.items() if k not in PORT_FIELDS)
-            content.key = _ROW(content)
+            content.key = _sorted_row(content)
             if content.key not in by_text:
                 base = "%dG_%sm_%d" % (port["speed_gbps"], lossless["cable_class_m"],
                                        port["mtu_bytes"])
@@ -163,28 +163,15 @@ class _Profile(dict):
     key = None
 
 
-# One-line JSON of a structured-intent row (key order kept) and a profile's content key (sorted),
-# through the C encoder built once (JSONEncoder.encode builds one per call).
-_ROW_PY = json.JSONEncoder(sort_keys=True, separators=(", ", ": ")).encode
-_C_MAKE = getattr(json.encoder, "c_make_encoder", None)
+def _sorted_row(row):
+    """One-line JSON, keys sorted (a profile's content key). Without indent, json.dumps runs
+    the C encoder."""
+    return json.dumps(row, sort_keys=True, separators=(", ", ": "))
 
 
-def _row_default(value):
-    raise TypeError("not JSON serializable: %r" % (value,))
-
-
-_FLOW_PY = json.JSONEncoder(separators=(", ", ": ")).encode   # key order kept
-if _C_MAKE is not None:
-    _ROW_C = _C_MAKE(None, _row_default, _ENCODE, None, ": ", ", ", True, False, True)
-    _FLOW_C = _C_MAKE(None, _row_default, _ENCODE, None, ": ", ", ", False, False, True)
-
-    def _ROW(row):
-        return "".join(_ROW_C(row, 0))
-
-    def _flow(row):
-        return "".join(_FLOW_C(row, 0))
-else:
-    _ROW, _flow = _ROW_PY, _FLOW_PY
+def _flow(row):
+    """One-line JSON in key order (a row of the structured intent)."""
+    return json.dumps(row, separators=(", ", ": "))
 
 
 def _flow_rows(rows):
