@@ -407,9 +407,7 @@ def build_fabric(groups, hostvars):
     fabric_tiers.assign_pods(fab, groups)
     _wire_hosts(fab, groups.get(names["hosts"], []), hostvars, nics)
     _wire_fabric(fab)
-    fabric_tiers.wire_superspines(
-        fab, lambda sw, index, link, kind, peer, peer_port:
-        _port(fab, sw, index, link, kind, peer, peer_port))
+    fabric_tiers.wire_superspines(fab, _cable_up)
     _apply_link_overrides(fab)
     checked = set()
     for sw in fab.switches.values():
@@ -528,12 +526,18 @@ def _wire_fabric(fab):
         down = sum(1 for p in leaf.ports.values() if p.peer_kind == "host")
         m = per or max(1, -(-down // len(spines)))
         m = errors.number("roce_fabric.links_per_leaf_spine", m, 1, 64, "", leaf.name, True)
-        first_up = max([p.index for p in leaf.ports.values()] + [-1]) + 1
-        for si, spine in enumerate(spines):
-            for j in range(m):
-                up = _port(fab, leaf, first_up + si * m + j, link, "spine", spine.name, None)
-                down_port = _port(fab, spine, next_down[spine.name], link, "leaf", leaf.name,
-                                  up.name)
-                next_down[spine.name] += 1
-                up.peer_port = down_port.name
-                fab.links.append(("fabric", down_port, up))
+        _cable_up(fab, leaf, spines, m, link, next_down)
+
+
+def _cable_up(fab, lower, uppers, m, link, next_down):
+    """``m`` parallel links from ``lower``'s next free ports to each of ``uppers`` (on each
+    upper's next down port, counted in ``next_down``); a fabric link lists its upper end first."""
+    first_up = max([p.index for p in lower.ports.values()] + [-1]) + 1
+    for u, upper in enumerate(uppers):
+        for k in range(m):
+            up = _port(fab, lower, first_up + u * m + k, link, upper.role, upper.name, None)
+            down = _port(fab, upper, next_down[upper.name], link, lower.role, lower.name,
+                         up.name)
+            next_down[upper.name] += 1
+            up.peer_port = down.name
+            fab.links.append(("fabric", down, up))

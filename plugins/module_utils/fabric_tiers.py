@@ -98,9 +98,9 @@ def assign_pods(fab, groups):
                                         pair[0])
 
 
-def wire_superspines(fab, make_port):
-    """Spine <-> super-spine links; ``make_port(switch, index, link, peer_kind, peer, peer_port)``
-    creates a port (fabric._port)."""
+def wire_superspines(fab, cable_up):
+    """Spine <-> super-spine links; ``cable_up(fab, lower, uppers, m, link, next_down)`` lays m
+    links from a switch to each upper one (fabric._cable_up, shared with the leaf-spine tier)."""
     if not fab.superspines:
         return
     s = fab.settings
@@ -131,13 +131,4 @@ def wire_superspines(fab, make_port):
             m = per or max(1, int(-(-down_gbps // (ratio * size * link["speed_gbps"]))))
             m = errors.number("roce_fabric.links_per_spine_superspine", m, 1, 64, "",
                               spine.name, integer=True)
-            first_up = max([p.index for p in spine.ports.values()] + [-1]) + 1
-            for g, top in enumerate(tops[j * size:(j + 1) * size]):
-                for k in range(m):
-                    up = make_port(spine, first_up + g * m + k, link, "superspine", top.name,
-                                   None)
-                    down = make_port(top, next_down[top.name], link, "spine", spine.name,
-                                     up.name)
-                    next_down[top.name] += 1
-                    up.peer_port = down.name
-                    fab.links.append(("fabric", down, up))
+            cable_up(fab, spine, tops[j * size:(j + 1) * size], m, link, next_down)
