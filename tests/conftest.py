@@ -39,6 +39,12 @@ def load_inventory(path):
     groups["_children"] = dict((g, inv[g].get("children", [])) for g in inv if g != "_meta")
     hostvars = dict((h, dict((k, v) for k, v in hv.items() if k.startswith("roce_")))
                     for h, hv in inv["_meta"]["hostvars"].items())
+    # group_vars/all gives every host the same roce_fabric: one object here, so a test that
+    # changes it on one host changes it everywhere, as editing group_vars/all would.
+    shared = next((hv["roce_fabric"] for hv in hostvars.values() if "roce_fabric" in hv), None)
+    for hv in hostvars.values():
+        if hv.get("roce_fabric") == shared:
+            hv["roce_fabric"] = shared
     return groups, hostvars
 
 

@@ -1,16 +1,36 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Action plugin roce.fabric.plan: a thin shell over module_utils.plan.build_plan."""
+"""Action plugin roce.fabric.plan: a thin shell over module_utils.plan.build_plan.
+
+It gathers every planned host's roce_* variables, hands them to the core (whose input schema is
+the single gate), adds to each input error the file and line the value came from, and never
+lets a Python traceback reach the user: an unexpected exception is reported as a bug, with the
+traceback only at -vvv.
+"""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
+import re
+import traceback
+
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors, fabric, plan
+from ansible_collections.roce.fabric.plugins.module_utils import errors, plan
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import validate
+
+try:   # ansible-core 2.19 data tagging: where a variable's value was read from
+    from ansible._internal._datatag._tags import Origin
+except ImportError:   # older or newer cores: messages simply carry no origin
+    Origin = None
+
+display = Display()
+_PATH_PART = re.compile(r"[^.\[\]]+|\[\d+\]")
 
 
 def _children(hostvars):
@@ -23,33 +43,59 @@ def _children(hostvars):
                 for name, group in groups.items())
 
 
+def _origin(hostvars, host, field):
+    """{"group": "leaf_pair1" or None, "where": "inventories/example/group_vars/leaf_pair1.yml:3"}
+    for the value at ``field`` (dotted path) of ``host``, or None."""
+    if Origin is None or not host or host not in hostvars:
+        return None
+    parts = _PATH_PART.findall(field)
+    try:
+        node = hostvars[host][parts[0]]
+        tag = Origin.get_tag(node)
+        for part in parts[1:]:
+            key = int(part[1:-1]) if part.startswith("[") else part
+            if isinstance(node, dict) and key not in node:
+                key = next((k for k in node if str(k) == str(key)), key)
+            node = node[key]
+            tag = Origin.get_tag(node) or tag
+    except Exception:   # pylint: disable=broad-except  (a best-effort hint only)
+        node = None
+    if tag is None or not getattr(tag, "path", None):
+        return None
+    path = tag.path
+    rel = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
+    group = re.search(r"group_vars/([^/]+?)(\.ya?ml|\.json)?(/|$)", path)
+    return {"group": group.group(1) if group else None, "where": "%s:%s" % (rel, tag.line_num)}
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(("fail_on_error",))
 
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
-        fail_on_error = boolean(self._task.args.get("fail_on_error", True), strict=False)
         hostvars = task_vars["hostvars"]
-        groups = dict((k, list(v)) for k, v in task_vars["groups"].items())
-        groups["_children"] = _children(hostvars)
-        wanted = set()
-        names = dict(fabric.FABRIC_DEFAULTS["groups"])
-        for host in groups.get("all", []):
-            hv = hostvars[host]
-            if "roce_fabric" in hv and isinstance(hv["roce_fabric"], dict):
-                names.update(hv["roce_fabric"].get("groups") or {})
-                break
-        for key in ("spines", "leaves", "superspines", "hosts"):
-            wanted.update(groups.get(names[key], []))
-        inputs = {}
-        for host in wanted:
-            hv = hostvars[host]
-            inputs[host] = dict((k, hv[k]) for k in hv if k.startswith("roce_"))
         try:
+            fail_on_error = boolean(self._task.args.get("fail_on_error", True), strict=True)
+        except TypeError as exc:
+            return dict(result, failed=True, msg="roce.fabric.plan: fail_on_error: %s" % exc)
+        try:
+            groups, inputs = self._inputs(task_vars, hostvars)
             result_plan = plan.build_plan(groups, inputs)
         except errors.RoceInputError as exc:
-            result.update(failed=True, msg="roce.fabric.plan: invalid inventory: %s" % exc)
+            lines = getattr(exc, "lines", [exc])
+            for line in lines:
+                line.origin = _origin(hostvars, getattr(line, "first_host", line.host),
+                                      line.field)
+            result.update(failed=True, msg="roce.fabric.plan: invalid inventory, nothing was "
+                          "planned, rendered or pushed:\n%s" % exc)
+            return result
+        except Exception as exc:   # pylint: disable=broad-except  (the guard of the plan)
+            display.vvv(traceback.format_exc())
+            result.update(failed=True, msg="roce.fabric.plan: internal error, a bug in "
+                          "roce.fabric rather than in the inventory (%s: %s); nothing was "
+                          "rendered or pushed. Please report it with the -vvv output."
+                          % (type(exc).__name__, exc))
             return result
         report = plan.format_report(result_plan)
         # Returned, not set as a fact: Ansible deep-copies every fact of every host for each
@@ -58,3 +104,34 @@ class ActionModule(ActionBase):
         if fail_on_error and result_plan["summary"]["errors"]:
             result.update(failed=True, msg="\n".join(report))
         return result
+
+    @staticmethod
+    def _inputs(task_vars, hostvars):
+        """(groups, {host: roce_* variables}) of every host in a planned tier."""
+        groups = dict((k, list(v)) for k, v in task_vars["groups"].items())
+        groups["_children"] = _children(hostvars)
+        fabric = None
+        for host in groups.get("all", []):
+            if "roce_fabric" in hostvars[host]:
+                fabric = hostvars[host]["roce_fabric"]
+                break
+        wanted = set()
+        for group in validate.tier_groups(fabric):
+            wanted.update(groups.get(group, []))
+        inputs, unreadable = {}, []
+        for host in wanted:
+            hv = hostvars[host]
+            inputs[host] = {}
+            for key in hv:
+                if not key.startswith("roce_"):
+                    continue
+                try:
+                    inputs[host][key] = hv[key]
+                except Exception as exc:   # pylint: disable=broad-except  (templating)
+                    unreadable.append(errors.RoceInputError(
+                        key, "(unreadable)", "a value Ansible can template: %s"
+                        % str(exc).splitlines()[0], host))
+        if unreadable:
+            raise validate.RoceInputErrors([(e.field, e.value, e.allowed, e.host)
+                                            for e in unreadable])
+        return groups, inputs

@@ -92,6 +92,7 @@ _UNKNOWN = "not in ../shared/reference; override from inventory"
 def _brcm(total, total_src, total_ok, speeds, cell, cell_src, cell_ok, extra=None):
     asic = {
         "vendor": _v("broadcom", "vendor"),
+        "family": _v("strata", "Broadcom StrataXGS (Trident/Tomahawk); EOS 'platform trident'"),
         "total_buffer_bytes": Fact(total, total_src, total_ok),
         "cell_bytes": Fact(cell, cell_src, cell_ok),
         "headroom_semantics": _BRCM_SHP,
@@ -112,6 +113,7 @@ def _spectrum(total, total_src, total_ok, speeds, cell, lane, tile, extra=None):
              "peer_response_time_kb": 3.8, "kb_on_tile": tile, "xoff_extra_kb": 0}
     asic = {
         "vendor": _v("nvidia", "vendor"),
+        "family": _v("spectrum", "NVIDIA Spectrum"),
         "total_buffer_bytes": Fact(total, total_src, total_ok),
         "cell_bytes": _v(cell, "SN §1.3 asic_table.j2 cell_size"),
         "headroom_semantics": _MLNX_RES,
@@ -147,11 +149,13 @@ ASICS = {
         32000000, "LM §2.4 [M]: 32 MB on-chip + 8 GB HBM (unverified)", False,
         (10, 25, 40, 50, 100, 200, 400), 256, "estimate (unverified)", False,
         {"headroom_semantics": _v("voq_deep_buffer", "LM §2.4"),
+         "family": _v("sand", "Broadcom DNX (Jericho); EOS 'sand'"),
          "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24")}),
     "jericho3": _brcm(
         None, "LM §2.4: on-chip + HBM, no published on-chip figure; " + _UNKNOWN, False,
         (100, 200, 400, 800), 256, "estimate (unverified)", False,
         {"headroom_semantics": _v("voq_deep_buffer", "LM §2.4; META24"),
+         "family": _v("sand", "Broadcom DNX (Jericho); EOS 'sand'"),
          "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24")}),
     "spectrum1": _spectrum(
         16000000, "LM §2.4 [M] 16 MB", False, (10, 25, 40, 50, 100), 96, 25, False),
@@ -164,6 +168,30 @@ ASICS = {
         (25, 50, 100, 200, 400, 800), 192, 100, True),
 }
 
+# What each platform renders completely, by ASIC family. EOS runs on Broadcom only, and its
+# buffer lines here are the Strata MMU profile ('platform trident mmu', eos-and-avd.md §2).
+# Jericho (VOQ, HBM) is refused everywhere: no VOQ thresholds are rendered, so a plan for it
+# would show headroom no config carries. Its catalog entries still serve the filters.
+PLATFORM_FAMILIES = {"sonic": ("strata", "spectrum"), "eos": ("strata",)}
+_FAMILY_REASON = {
+    ("eos", "spectrum"): "NVIDIA Spectrum switches do not run EOS",
+    ("eos", "sand"): "Jericho VOQ buffer thresholds are not rendered yet",
+    ("sonic", "sand"): "SONiC on Jericho needs a VOQ chassis config, which is not rendered",
+}
+
+
+def check_platform(asic, platform, host=None):
+    """Refuse an ASIC the platform does not run or the renderer does not cover completely."""
+    family = asic.value("family")
+    if family not in PLATFORM_FAMILIES[platform]:
+        supported = sorted(n for n, a in ASICS.items()
+                           if a["family"].value in PLATFORM_FAMILIES[platform])
+        raise errors.RoceInputError(
+            "roce_asic", asic.name, "an ASIC %s renders completely on %s (%s): %s" % (
+                "roce.fabric", platform, _FAMILY_REASON.get((platform, family), family),
+                ", ".join(supported)), host)
+
+
 # ASIC_TABLE of the older replica in LM §1.3 (lua commit 18913fa, SONIC-ASIC): 18 KiB pipeline.
 SONIC_ASIC_TABLE_18913FA = {
     "spectrum2": {"cell_size": 144, "pipeline_latency_kb": 18, "mac_phy_delay_kb": 0.8,
@@ -171,8 +199,6 @@ SONIC_ASIC_TABLE_18913FA = {
     "spectrum3": {"cell_size": 144, "pipeline_latency_kb": 18, "mac_phy_delay_kb": 0.8,
                   "peer_response_time_kb": 3.8},
 }
-
-_FACT_KEYS = frozenset(key for asic in ASICS.values() for key in asic)
 
 
 class AsicProfile:
@@ -203,41 +229,18 @@ class AsicProfile:
         return value
 
 
-def _check_override(key, value, host):
-    field = "roce_asic_overrides.%s" % key
-    if key in ("total_buffer_bytes", "shared_headroom_pool_bytes"):
-        return errors.number(field, value, 1, 64 * 2 ** 30, "bytes", host, integer=True)
-    if key == "cell_bytes":
-        return errors.number(field, value, 32, 1024, "bytes", host, integer=True)
-    if key in ("pipeline_latency_bytes", "mac_phy_delay_bytes"):
-        return errors.number(field, value, 0, 1048576, "bytes", host)
-    if key == "serdes_lane_gbps":
-        return errors.choice(field, value, (10, 25, 50, 100, 200), host)
-    if key == "headroom_semantics":
-        return errors.choice(field, value, HEADROOM_SEMANTICS, host)
-    if key == "port_speeds_gbps":
-        if not isinstance(value, (list, tuple)) or not value:
-            raise errors.RoceInputError(field, value, "a non-empty list of speeds", host)
-        return tuple(errors.choice(field, s, SPEEDS_GBPS, host) for s in value)
-    if key == "sonic_asic_table":
-        errors.mapping(field, value, ("cell_size", "pipeline_latency_kb", "mac_phy_delay_kb",
-                                      "peer_response_time_kb", "kb_on_tile", "xoff_extra_kb"),
-                       host)
-        return dict(value)
-    # vendor, caveat: free text
-    if not isinstance(value, str):
-        raise errors.RoceInputError(field, value, "a string", host)
-    return value
-
-
 def asic_profile(name, overrides=None, host=None):
     """Return the AsicProfile for catalog ASIC ``name`` with inventory ``overrides`` applied."""
+    from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
     errors.choice("roce_asic", name, ASICS, host)
     facts = dict(ASICS[name])
     facts.setdefault("shared_headroom_pool_bytes", _u(None, _UNKNOWN))
-    errors.mapping("roce_asic_overrides", overrides or {}, _FACT_KEYS, host)
+    if overrides:
+        overrides = validate.check_value(schema.ASIC_OVERRIDES, overrides,
+                                         "roce_asic_overrides", host)
     for key, value in (overrides or {}).items():
-        value = _check_override(key, value, host)
+        if key == "port_speeds_gbps":
+            value = tuple(value)
         facts[key] = Fact(value, "inventory override (roce_asic_overrides.%s)" % key, True)
     return AsicProfile(name, facts)
 

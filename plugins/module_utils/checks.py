@@ -281,8 +281,31 @@ def check_oversubscription(fab, devices):
     return out
 
 
+def _rail_crossing(fab):
+    """Switches whose uplinks carry same-rail traffic: a leaf hosting a rail that other leaves
+    host too, a three-tier spine whose pod shares a rail with another pod. NCCL keeps a
+    collective on its rail (PXN moves cross-rail data over NVLink first), so a leaf that holds
+    all of its rails' NICs sends next to nothing up (lossless-math.md §6, rail-optimized)."""
+    leaves_of, rails_of = {}, {}
+    for _host, nics in fab.hosts:
+        for nic in nics:
+            leaves_of.setdefault((fab.switches[nic.leaf].plane, nic.rail), set()).add(nic.leaf)
+            rails_of.setdefault(nic.leaf, set()).add(nic.rail)
+    crossing = set()
+    pods_of = {}
+    for (plane, rail), leaves in leaves_of.items():
+        pods_of[(plane, rail)] = set(fab.switches[leaf].pod for leaf in leaves)
+        if len(leaves) > 1:
+            crossing.update(leaves)
+    for sw in fab.spines:
+        if any(len(pods) > 1 and sw.pod in pods for pods in pods_of.values()):
+            crossing.add(sw.name)
+    return crossing
+
+
 def check_ecmp(fab, devices):
     out = []
+    crossing = _rail_crossing(fab)
     for dev in _switches(devices):
         bgp = dev["bgp"]
         if bgp["ecmp_width"] > bgp["maximum_paths"]:
@@ -292,61 +315,85 @@ def check_ecmp(fab, devices):
                           "raise roce_fabric.routing.maximum_paths to >= %d" % bgp["ecmp_width"],
                           width=bgp["ecmp_width"], maximum_paths=bgp["maximum_paths"]))
         e = dev["ecmp"]
-        fields = [f.lower() for f in e["hash_fields"]]
-        if "l4_src_port" not in fields:
+        rendered = e["rendered"]
+        if "l4_src_port" not in rendered["hash_fields"]:
             out.append(_v("hash-entropy", "ERROR", dev["name"], "ecmp hash",
-                          "hash fields %s leave out the UDP source port, RoCEv2's only per-QP "
-                          "entropy" % e["hash_fields"], "add l4_src_port to roce_ecmp.hash_fields",
-                          fields=e["hash_fields"]))
-        if e["adaptive_routing"]:
+                          "the rendered hash fields %s leave out the UDP source port, RoCEv2's "
+                          "only per-QP entropy" % rendered["hash_fields"],
+                          "add l4_src_port to roce_ecmp.hash_fields",
+                          fields=rendered["hash_fields"]))
+        if rendered["adaptive_routing"] or dev["name"] not in crossing:
             continue
         down, up = _tier_links(dev)
         if not down or len(up) < 2:
             continue
         figures = ecmp.balls_into_bins(len(down) * e["qps_per_connection"], len(up))
         if figures["efficiency"] < ecmp.EFFICIENCY_WARN:
+            asked = " (requested, but %s renders none)" % dev["platform"] \
+                if e["adaptive_routing"] else ""
             out.append(_v("ecmp-efficiency", "WARN", dev["name"], "uplinks",
-                          "%d flows on %d uplinks: E[max load] %.3f, efficiency %.3f < %.1f"
-                          % (figures["flows"], figures["links"], figures["expected_max_load"],
-                             figures["efficiency"], ecmp.EFFICIENCY_WARN),
-                          "enable adaptive routing/DLB (roce_ecmp.adaptive_routing) or more QPs "
-                          "per connection", **figures))
-    seeds = {}
-    for dev in _switches(devices):
-        seeds.setdefault(dev["ecmp"]["seed"], set()).add(dev["role"])
-    for seed, roles in seeds.items():
-        if len(roles) > 1:
-            out.append(_v("hash-polarization", "WARN", "fabric", "ecmp seeds",
-                          "tiers %s share hash seed %s: flows polarize across tiers"
-                          % (sorted(roles), seed), "use a different seed per tier", seed=seed))
+                          "same-rail traffic hashed without adaptive routing%s: %d flows on %d "
+                          "uplinks, E[max load] %.3f, efficiency %.3f < %.1f"
+                          % (asked, figures["flows"], figures["links"],
+                             figures["expected_max_load"], figures["efficiency"],
+                             ecmp.EFFICIENCY_WARN),
+                          "a platform that renders DLB/adaptive routing here, a rail layout "
+                          "that keeps each rail on one leaf, or more QPs per connection",
+                          **figures))
+    out.extend(_polarization(devices))
     return out
 
 
-def check_dcqcn_bound(fab, devices):
-    """WARN when Kmin is above the worst-case DCQCN bound alpha B_s / (n (1 + alpha P_l))."""
+def _polarization(devices):
+    """Tiers of one ASIC family hashing with one seed polarize (lossless-math.md §5.1)."""
+    tiers = {}
+    for dev in _switches(devices):
+        key = (dev["asic_family"], dev["ecmp"]["rendered"]["seed"])
+        tiers.setdefault(key, {}).setdefault(dev["role"], dev["name"])
+    out = []
+    for (family, seed), roles in sorted(tiers.items()):
+        if len(roles) < 2:
+            continue
+        named = sorted(roles.items())
+        out.append(_v("hash-polarization", "WARN", named[1][1], "ecmp seed %d" % seed,
+                      "%s hash with the same seed %d on %s ASICs: flows polarize across tiers"
+                      % (" and ".join("%ss (e.g. %s)" % item for item in named), seed, family),
+                      "give each tier its own seed (roce_fabric.ecmp.seeds on EOS; SONiC "
+                      "derives it from the switch type)", seed=seed, roles=sorted(roles)))
+    return out
+
+
+def check_ecn_incast(fab, devices):
+    """ECN starts marking before PFC pauses under incast: Kmin below the pause point an ingress
+    PG reaches when every lossless queue of the switch holds Kmin (LM §3.1-3.2, DCQCN §5)."""
     out = []
     for sw in _switches(devices):
         trig = sw["buffer"]["trigger"]
-        if trig is None or trig["mode"] != "dynamic":
+        if trig is None:
             continue
-        n = sum(1 for p in sw["ports"] if p["lossless"])
-        bound = thresholds.kmin_worst_case_max(trig["alpha"], trig["shared_pool_bytes"], n,
-                                               len(sw["qos"]["lossless_priorities"]))
-        kmin = max([p["lossless"]["ecn"]["kmin_bytes"] for p in sw["ports"]
-                    if p["lossless"] and p["lossless"]["ecn"]] or [0])
-        if kmin >= bound:
-            out.append(_v("dcqcn-worst-case", "WARN", sw["name"], "ecn",
-                          "Kmin %d B >= %d B: with one ingress fanning out to %d ports a PG can "
-                          "pause before any queue marks" % (kmin, bound, n),
-                          "lower kmin_bytes or give the lossless pool more buffer",
-                          kmin_bytes=kmin, bound_bytes=int(bound)))
+        bound = trig["incast_pause_bytes"]
+        worst = None
+        for port in sw["ports"]:
+            ll = port["lossless"]
+            if ll and ll["ecn"] and (worst is None or ll["ecn"]["kmin_bytes"] >
+                                     worst[1]["lossless"]["ecn"]["kmin_bytes"]):
+                worst = (port["name"], port)
+        if worst is None or worst[1]["lossless"]["ecn"]["kmin_bytes"] < bound:
+            continue
+        kmin = worst[1]["lossless"]["ecn"]["kmin_bytes"]
+        out.append(_v("ecn-before-pfc-incast", "ERROR", sw["name"], worst[0],
+                      "ECN Kmin %d B >= %d B: with all %d lossless ports congested a PG pauses "
+                      "before any queue marks" % (kmin, bound, trig["incast_fanout_ports"]),
+                      "lower roce_lossless.ecn.kmin_bytes to <= %d" % int(0.8 * bound),
+                      kmin_bytes=kmin, incast_pause_bytes=bound,
+                      fanout_ports=trig["incast_fanout_ports"]))
     return out
 
 
 RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",
             "pfc-match", "lossless-class-match", "cnp-strict-lossy", "mtu-chain", "pfc-watchdog",
             "oversubscription", "ecmp-width", "ecmp-efficiency", "hash-entropy",
-            "hash-polarization", "dcqcn-worst-case", "pfc-deadlock")
+            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock")
 
 RULES = {
     "ecn-before-pfc": check_ecn_before_pfc,
@@ -359,7 +406,7 @@ RULES = {
     "pfc-watchdog": check_pfc_watchdog,
     "oversubscription": check_oversubscription,
     "ecmp": check_ecmp,                            # ecmp-width, ecmp-efficiency, hash-*
-    "dcqcn-worst-case": check_dcqcn_bound,
+    "ecn-before-pfc-incast": check_ecn_incast,
     "pfc-deadlock": check_deadlock,
 }
 

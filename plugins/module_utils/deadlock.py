@@ -120,40 +120,49 @@ def _homogeneous3(fab, topo):
             "spine_shared": spine_scheme == "shared", "top_shared": top_scheme == "shared"}
 
 
-def reduced_topology(n_leaves, n_spines, mult, shared):
-    """The representative sub-fabric used for homogeneous fabrics (see check_deadlock)."""
-    topo = routing.Topology()
-    for s in range(n_spines):
-        topo.add_router("spine#%d" % s, 4200000000 + (0 if shared else s))
-    for leaf in range(n_leaves):
-        topo.add_router("leaf#%d" % leaf, 4200001000 + leaf, origin=True)
-        for s in range(n_spines):
-            topo.add_link("leaf#%d" % leaf, "spine#%d" % s, mult)
-    return topo
+def reduced_topology(fab, topo, n_leaves, n_spines):
+    """The representative sub-fabric of a homogeneous two-tier fabric (see check_deadlock): the
+    first leaves and spines of the first pod, real names and ASNs, all their links."""
+    pod = fab.pods[0]
+    return _sub_topology(topo, pod["spines"][:n_spines] + pod["leaves"][:n_leaves])
 
 
-def reduced_topology3(shape):
-    """The representative three-tier sub-fabric: up to REDUCED3 pods, leaves and spines per pod
-    and super-spines per group, with the shape's multiplicities and ASN schemes."""
+def _sub_topology(topo, switches):
+    names = set(sw.name for sw in switches)
+    out = routing.Topology()
+    out.allowas_in = topo.allowas_in
+    for sw in switches:
+        out.add_router(sw.name, topo.asn[sw.name], origin=sw.role == "leaf")
+    for sw in switches:
+        for nbr, count in topo.adj[sw.name].items():
+            if nbr in names and sw.name < nbr:
+                out.add_link(sw.name, nbr, count)
+    return out
+
+
+def reduced_topology3(fab, topo, shape):
+    """The representative three-tier sub-fabric: up to REDUCED3 pods of one plane, leaves and
+    spines per pod and super-spines per group, real names and ASNs."""
     n = dict((k, min(REDUCED3[k], shape[k])) for k in REDUCED3)
-    topo = routing.Topology()
+    plane = fab.pods[0]["plane"]
+    pods = [pod for pod in fab.pods if pod["plane"] == plane][:n["pods"]]
+    tops = [ss for ss in fab.superspines if ss.plane == plane]
+    picked = []
     for j in range(n["spines"]):
-        for g in range(n["group"]):
-            topo.add_router("superspine#%d.%d" % (j, g), 4200000000 + (
-                0 if shape["top_shared"] else 1 + j * n["group"] + g))
-    for pod in range(n["pods"]):
-        for j in range(n["spines"]):
-            spine = "spine#%d.%d" % (pod, j)
-            topo.add_router(spine, 4200100000 + (pod if shape["spine_shared"]
-                                                 else pod * n["spines"] + j))
-            for g in range(n["group"]):
-                topo.add_link(spine, "superspine#%d.%d" % (j, g), shape["m2"])
-        for i in range(n["leaves"]):
-            leaf = "leaf#%d.%d" % (pod, i)
-            topo.add_router(leaf, 4200200000 + pod * n["leaves"] + i, origin=True)
-            for j in range(n["spines"]):
-                topo.add_link(leaf, "spine#%d.%d" % (pod, j), shape["m1"])
-    return topo, n
+        picked += tops[j * shape["group"]:j * shape["group"] + n["group"]]
+    for pod in pods:
+        picked += pod["spines"][:n["spines"]] + pod["leaves"][:n["leaves"]]
+    return _sub_topology(topo, picked), n
+
+
+def _ports(fab):
+    """{(switch, neighbour): first port of switch facing neighbour} over up fabric links."""
+    out = {}
+    for kind, a, b in fab.links:
+        if kind == "fabric" and a.up and b.up:
+            out.setdefault((a.switch, b.switch), a.name)
+            out.setdefault((b.switch, a.switch), b.name)
+    return out
 
 
 def check_deadlock(fab, devices):
@@ -163,39 +172,52 @@ def check_deadlock(fab, devices):
     Symmetry: in a homogeneous fabric every link of a tier is equivalent under permutations of
     leaves, spines, pods and super-spine groups, and a cycle through one failed link involves a
     bounded number of other switches per tier. The analysis therefore runs on a representative
-    sub-fabric - two tiers: min(4, leaves) leaves and min(3, spines) spines; three tiers: up to
-    3 pods of 3 leaves and 3 spines under groups of 3 super-spines - with the same
-    multiplicities and ASN schemes, failing one representative link per tier (planes are
-    separate fabrics of the same shape). Otherwise every distinct adjacency of the full fabric
-    is failed in turn."""
+    sub-fabric of real switches - two tiers: the first min(4, leaves) leaves and min(3, spines)
+    spines; three tiers: up to 3 pods of 3 leaves and 3 spines under groups of 3 super-spines -
+    failing its first link per tier (planes are separate fabrics of the same shape); a finding
+    there names real devices and ports and holds for every equivalent link. Otherwise every
+    distinct adjacency of the full fabric is failed in turn."""
     priority = ",".join(str(p) for p in fab.settings["qos"]["lossless_priorities"])
     topo = topology(fab, devices)
+    ports = _ports(fab)
     homo = _homogeneous(fab, topo) if fab.tiers == 2 else _homogeneous3(fab, topo)
     if homo and fab.tiers == 2:
-        mult, shared = homo
+        mult = homo[0]
         n_leaves = min(REDUCED_LEAVES, len(fab.pods[0]["leaves"]))
         n_spines = min(REDUCED_SPINES, len(fab.pods[0]["spines"]))
-        work = reduced_topology(n_leaves, n_spines, mult, shared)
-        failures = [("spine#0", "leaf#0")]
-        scope = "representative sub-fabric (%d leaves, %d spines, %d link(s) per pair)" % (
-            n_leaves, n_spines, mult)
+        work = reduced_topology(fab, topo, n_leaves, n_spines)
+        pod = fab.pods[0]
+        pairs = [(pod["spines"][0].name, pod["leaves"][0].name)]
+        scope = ("representative sub-fabric (%d leaves, %d spines, %d link(s) per pair; the "
+                 "same holds for every leaf-spine link)" % (n_leaves, n_spines, mult))
     elif homo:
-        work, n = reduced_topology3(homo)
-        failures = [("spine#0.0", "leaf#0.0"), ("superspine#0.0", "spine#0.0")]
+        work, n = reduced_topology3(fab, topo, homo)
+        pod = fab.pods[0]
+        spine = pod["spines"][0]
+        top = next(nbr for nbr in sorted(topo.adj[spine.name])
+                   if fab.switches[nbr].role == "superspine")
+        pairs = [(spine.name, pod["leaves"][0].name), (top, spine.name)]
         scope = ("representative three-tier sub-fabric (%d pods of %d leaves and %d spines, "
-                 "super-spine groups of %d; %d/%d link(s) per leaf-spine/spine-super-spine pair)"
+                 "super-spine groups of %d; %d/%d link(s) per leaf-spine/spine-super-spine pair;"
+                 " the same holds for every link of a tier)"
                  % (n["pods"], n["leaves"], n["spines"], n["group"], homo["m1"], homo["m2"]))
     else:
         work = topo
-        failures = sorted(set((a.switch, b.switch) for kind, a, b in fab.links
-                              if kind == "fabric" and a.up and b.up))
+        pairs = sorted(set((a.switch, b.switch) for kind, a, b in fab.links
+                           if kind == "fabric" and a.up and b.up))
         scope = "full fabric"
+    failures = [(a, b, "%s:%s - %s:%s" % (a, ports[(a, b)], b, ports[(b, a)]))
+                for a, b in pairs]
     out = []
     for finding in routing.analyse(work, failures):
-        cycle = routing.describe_cycle(finding["cycle"], priority)
-        out.append(_v("pfc-deadlock", "ERROR", "fabric", finding["scenario"],
-                      "cyclic buffer dependency (%s): %s" % (scope, cycle),
+        cycle = routing.describe_cycle(finding["cycle"], priority,
+                                       lambda router, frm: ports.get((router, frm)))
+        first = finding["cycle"][0]
+        out.append(_v("pfc-deadlock", "ERROR", first[0],
+                      ports.get((first[0], first[1]), finding["scenario"]),
+                      "cyclic buffer dependency (%s, %s): %s" % (finding["scenario"], scope,
+                                                                  cycle),
                       "keep routing valley-free: one ASN per tier (RFC 7938; per pod for "
                       "three-tier spines), no allowas-in, or more parallel links",
-                      cycle=[list(n) for n in finding["cycle"]]))
+                      cycle=[list(n) for n in finding["cycle"]], scenario=finding["scenario"]))
     return out

@@ -22,13 +22,16 @@ OVERRIDE_KEYS = ("kmin_bytes", "kmax_bytes", "pmax")
 
 
 def ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes=9216, overrides=None, host=None,
-                   queue=None):
+                   queue=None, incast_bound_bytes=None):
     """Kmin/Kmax/Pmax for one lossless queue of a ``speed_gbps`` port whose PG pauses at
-    ``xoff_trigger_bytes``.
+    ``xoff_trigger_bytes`` (one congested PG) and, under incast, once every queue feeding it
+    holds ``incast_bound_bytes`` (thresholds.incast_kmin_bound).
 
-    Defaults are scaled by speed and clamped so that Kmax <= 0.8 x trigger and
-    Kmax - Kmin >= 2 x MTU. ``overrides`` (kmin_bytes, kmax_bytes, pmax) are taken as given but
-    must keep Kmin < Kmax < trigger; Kmax above 0.8 x trigger or a gap under 2 x MTU is a warning.
+    Defaults are scaled by speed and clamped so that Kmax <= 0.8 x trigger,
+    Kmin <= 0.8 x the incast bound and Kmax - Kmin >= 2 x MTU. ``overrides`` (kmin_bytes,
+    kmax_bytes, pmax) are taken as given but must keep Kmin < Kmax < trigger; Kmax above
+    0.8 x trigger or a gap under 2 x MTU is a warning, Kmin above the incast bound the
+    ecn-before-pfc-incast check's ERROR.
     """
     where = "%s." % queue if queue else ""
     speed = errors.number("speed_gbps", speed_gbps, 1, 1600, "Gb/s", host)
@@ -46,14 +49,20 @@ def ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes=9216, overrides=Non
     if clamped:
         kmax = ceiling
         kmin = min(kmin, kmax - gap)
-        if kmin <= 0:
-            raise errors.RoceInputError(
-                "xoff_trigger_bytes", trigger,
-                "too small for ECN before PFC: Kmax must stay <= 0.8 x %d = %d B and at least "
-                "2 x MTU = %d B above Kmin > 0; give the lossless pool more buffer"
-                % (trigger, ceiling, gap), host)
         warnings.append("Kmax clamped to 0.8 x PFC trigger = %d B (scaled default was %d B)"
                         % (kmax, KMAX_OVER_KMIN * int(KMIN_BYTES_PER_GBPS * speed)))
+    if incast_bound_bytes is not None and kmin > CLAMP_FRACTION * incast_bound_bytes:
+        kmin = int(CLAMP_FRACTION * incast_bound_bytes)
+        clamped = True
+        warnings.append("Kmin clamped to 0.8 x the incast pause point %d B"
+                        % incast_bound_bytes)
+    if kmin <= 0 or kmax - kmin < gap:
+        raise errors.RoceInputError(
+            "xoff_trigger_bytes", trigger,
+            "too small for ECN before PFC: Kmax <= 0.8 x %d B, Kmin <= 0.8 x the incast pause "
+            "point %s B and Kmax - Kmin >= 2 x MTU = %d B leave no Kmin > 0; give the lossless "
+            "pool more buffer" % (trigger, "-" if incast_bound_bytes is None else
+                                  int(incast_bound_bytes), gap), host)
     pmax = PMAX
 
     if "kmin_bytes" in given:

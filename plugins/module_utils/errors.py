@@ -14,17 +14,37 @@ __metaclass__ = type
 import math
 
 
+MAX_VALUE_CHARS = 80     # a value is shown up to this length, then elided
+
+
 class RoceInputError(ValueError):
-    """A user-supplied value is out of range or of the wrong type."""
+    """A user-supplied value is out of range or of the wrong type. ``origin`` (set by the
+    Ansible shell when it knows where a value came from: {"group": name or None, "where":
+    "file:line"}) joins the message; a group's value is reported as the group's."""
 
     def __init__(self, field, value, allowed, host=None):
         self.field = field
         self.value = value
         self.allowed = allowed
         self.host = host
-        where = "host %s: " % host if host else ""
-        super(RoceInputError, self).__init__(
-            "%s%s = %r is not valid: %s" % (where, field, value, allowed))
+        self.origin = None
+        super(RoceInputError, self).__init__(field, value, allowed, host)
+
+    def __str__(self):
+        origin = self.origin or {}
+        if origin.get("group"):
+            where = "group %s (%s; host %s): " % (origin["group"], origin["where"], self.host)
+        elif origin:
+            where = "host %s (%s): " % (self.host, origin["where"])
+        else:
+            where = "host %s: " % self.host if self.host else ""
+        return "%s%s = %s is not valid: %s" % (where, self.field, show(self.value), self.allowed)
+
+
+def show(value):
+    """repr() of a value, cut to MAX_VALUE_CHARS (control characters stay escaped)."""
+    text = repr(value)
+    return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 3] + "..."
 
 
 def _describe(value):

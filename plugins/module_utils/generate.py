@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Inventory data (groups, hostvars) for a whole Clos sized by sizing.size_fabric: leaves,
 spines, super-spines, pods, planes and GPU hosts, named predictably. Benchmarks and tests build
-big fabrics with it; ``tools/gen-inventory.py`` writes it as an Ansible YAML inventory.
+big fabrics with it.
 
 Names: ``p<plane>-`` prefixes every switch when there is more than one plane; pods are
 ``pod<NN>`` (``p<plane>-pod<NN>``), leaves ``leaf<pod>-<NN>`` in pairs, spines ``spine<pod>-<NN>``,
@@ -17,8 +17,13 @@ __metaclass__ = type
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors, sizing
 
-# Default switch: 51.2T-class Broadcom on SONiC; SONiC and EOS alternate per leaf pair.
+# Default switch: 51.2T-class Broadcom. Platforms: "mixed" puts SONiC on the top tier (spines
+# of two tiers, super-spines of three) and EOS below, where DLB is rendered: SONiC renders no
+# adaptive routing, so its uplinks would hash same-rail traffic (ecmp-efficiency WARN); a
+# clean fabric. "alternate" gives leaf pairs SONiC and EOS in turn (the benchmark's mix),
+# "sonic" and "eos" one platform everywhere.
 LEAF_ASIC = "tomahawk5"
+PLATFORM_MIXES = ("mixed", "alternate", "sonic", "eos")
 ASN_LEAF_FIRST = 4200000000      # 4-byte private range (RFC 6996): leaves outnumber 2-byte ASNs
 
 
@@ -26,8 +31,9 @@ def _names(prefix, fmt, count):
     return [prefix + fmt % i for i in range(count)]
 
 
-def clos(gpus, radix=64, planes=1, nics_per_host=8, speed_gbps=400, mixed_platforms=True):
+def clos(gpus, radix=64, planes=1, nics_per_host=8, speed_gbps=400, platforms="mixed"):
     """(groups, hostvars, size) for ``gpus`` GPU ports at ``radix``, one NIC per GPU."""
+    errors.choice("platforms", platforms, PLATFORM_MIXES)
     size = sizing.size_fabric(gpus, radix, planes)
     one = size.get("per_plane", size)
     nics = errors.number("nics_per_host", nics_per_host, 1, 16, "", None, integer=True)
@@ -58,15 +64,17 @@ def clos(gpus, radix=64, planes=1, nics_per_host=8, speed_gbps=400, mixed_platfo
                 pair = "%s-pair%03d" % (pod, j // 2)
                 groups["_children"]["leaf_pairs"].append(pair)
                 groups[pair] = leaves[j:j + 2]
-                platform = "eos" if mixed_platforms and (j // 2) % 2 else "sonic"
+                platform = "eos" if (platforms == "alternate" and (j // 2) % 2) else \
+                    _platform(platforms, top=False)
                 for leaf in leaves[j:j + 2]:
                     hostvars[leaf] = {"roce_asic": LEAF_ASIC, "roce_platform": platform}
             for spine in spines:
-                hostvars[spine] = {"roce_asic": LEAF_ASIC, "roce_platform": "sonic"}
+                hostvars[spine] = {"roce_asic": LEAF_ASIC,
+                                   "roce_platform": _platform(platforms, one["tiers"] == 2)}
             plane_members += spines + leaves
         tops = _names(pre + "ss", "%03d", one["superspines"])
         for top in tops:
-            hostvars[top] = {"roce_asic": LEAF_ASIC, "roce_platform": "sonic"}
+            hostvars[top] = {"roce_asic": LEAF_ASIC, "roce_platform": _platform(platforms, True)}
         groups["superspines"] += tops
         if planes > 1:
             groups["_children"]["planes"].append("plane%d" % p)
@@ -88,3 +96,11 @@ def clos(gpus, radix=64, planes=1, nics_per_host=8, speed_gbps=400, mixed_platfo
         "ecmp": {"adaptive_routing": True},
     }
     return groups, hostvars, size
+
+
+def _platform(mix, top):
+    if mix in ("sonic", "eos"):
+        return mix
+    if mix == "alternate":
+        return "sonic"
+    return "sonic" if top else "eos"

@@ -105,11 +105,16 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
             shared, cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
             cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
             mtu_bytes=max_mtu, host=host)
+        # LM §3.1-3.2: under incast every lossless queue of the switch may sit at Kmin.
+        trigger["incast_fanout_ports"] = len(rows)
+        trigger["incast_pause_bytes"] = int(thresholds.incast_kmin_bound(trigger, len(rows),
+                                                                         per_pg))
         for name, key, hr in rows:
             # ECN depends on speed and MTU only (the trigger is per switch): once per class.
             if (key[0], key[2]) not in marks_by_class:
                 marks_by_class[(key[0], key[2])] = ecn.ecn_thresholds(
-                    key[0], trigger["trigger_one_pg_bytes"], key[2], cfg.get("ecn"), host=host)
+                    key[0], trigger["trigger_one_pg_bytes"], key[2], cfg.get("ecn"), host=host,
+                    incast_bound_bytes=trigger["incast_pause_bytes"])
     except errors.RoceInputError as exc:
         if strict or exc.field not in ("ports", "shared_pool_bytes", "xoff_trigger_bytes"):
             raise

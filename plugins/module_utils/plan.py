@@ -17,7 +17,7 @@ import gc
 from collections import Counter
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    catalog, checks, ecn, errors, fabric, headroom, lossless)
+    capabilities, catalog, checks, ecn, errors, fabric, headroom, lossless)
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
@@ -109,7 +109,9 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
                     field = "roce_lossless.ecn.%s" % key
                     marks[key] = errors.number(field, value, 0, 64 * 2 ** 30, "", sw.name)
                 marks["overridden"] = sorted(ecn_over)
-                marks["pmax_percent"] = int(round(marks["pmax"] * 100))
+                # Both platforms take a whole percent: the plan carries what is rendered.
+                marks["pmax_percent"] = max(1, int(round(marks["pmax"] * 100)))
+                marks["pmax"] = marks["pmax_percent"] / 100.0
                 by_class[id(port["ecn"])] = marks
             port["ecn"] = by_class[id(port["ecn"])]
     # Required headroom for each port's actual link, by the switch's own model.
@@ -177,12 +179,14 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
     return {
         "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
         "oversubscription": down / float(up) if up else None,
-        "asic": asic.name, "pair": sw.pair, "loopback": sw.loopback,
+        "asic": asic.name, "asic_family": asic.value("family"), "pair": sw.pair, "loopback": sw.loopback,
         "pod": fab.pods[sw.pod]["name"] if sw.pod is not None else None, "plane": sw.plane,
         "qos": _once(shared, ("qos", id(sw.qos)), lambda: _qos(sw.qos, sw.name)),
         "pfc_watchdog": sw.pfc_watchdog,
-        "ecmp": _once(shared, ("ecmp", id(sw.ecmp), sw.role),
-                      lambda: dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role])),
+        "ecmp": _once(shared, ("ecmp", id(sw.ecmp), sw.role, sw.platform, asic.value("family")),
+                      lambda: dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role],
+                                   rendered=capabilities.ecmp(sw.platform, asic.value("family"),
+                                                              sw.role, sw.ecmp))),
         "bgp": _bgp(fab, sw), "ports": ports,
         "buffer": _once(shared, ("buffer", id(lossless_result)), lambda: dict(
             (k, v) for k, v in lossless_result.items() if k != "ports")),

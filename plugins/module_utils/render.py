@@ -22,9 +22,6 @@ except ImportError:   # optional speed-up, identical output without it
 
 from ansible_collections.roce.fabric.plugins.module_utils import render_eos, render_sonic
 
-ARS_NOTE = ("Adaptive routing / ARS: upstream SONiC has no ARS orchestration (HLD merged as "
-            "sonic-net/SONiC#1958, code PRs open), so no ARS tables are rendered; use the "
-            "vendor's (e.g. NVIDIA) SONiC feature or rely on ECMP with QPs per connection.")
 
 
 # Sub-trees identical switches share in the plan (QoS, ECMP, watchdog, buffer) are emitted once
@@ -208,34 +205,40 @@ def device_doc(dev):
         % (buf["total_buffer_bytes"], buf["reserved_headroom_bytes"],
            buf["shared_headroom_pool_bytes"], buf["shared_pool_bytes"]),
         "| PFC trigger | %s: one PG pauses at %s B, every lossless PG congested at %s B each "
-        "(dynamic_th %s, EOS threshold %s) |"
+        "(dynamic_th %s, EOS threshold %s); under incast (%s ports' lossless queues at Kmin) a "
+        "PG pauses once each feeding queue holds %s B |"
         % (trig.get("mode"), trig.get("trigger_one_pg_bytes"), trig.get("trigger_n_pgs_bytes"),
-           trig.get("dynamic_th", "-"), trig.get("eos_threshold", "-")),
+           trig.get("dynamic_th", "-"), trig.get("eos_threshold", "-"),
+           trig.get("incast_fanout_ports", "-"), trig.get("incast_pause_bytes", "-")),
         "| lossless / PFC / ECN / CNP | priorities %s / %s / queues %s / DSCP %d -> TC %d %s |"
         % (dev["qos"]["lossless_priorities"], dev["qos"]["pfc_priorities"],
            dev["qos"]["ecn_queues"], dev["qos"]["cnp_dscp"], dev["qos"]["cnp_tc"],
            dev["qos"]["cnp_scheduler"]),
-        "| ECMP | width %d, maximum-paths %d, seed %s, adaptive routing %s |"
-        % (dev["bgp"]["ecmp_width"], dev["bgp"]["maximum_paths"], dev["ecmp"]["seed"],
-           dev["ecmp"]["adaptive_routing"]),
+        "| ECMP | width %d, maximum-paths %d, hash %s, seed %d (%s), adaptive routing %s |"
+        % (dev["bgp"]["ecmp_width"], dev["bgp"]["maximum_paths"],
+           ", ".join(dev["ecmp"]["rendered"]["hash_fields"]), dev["ecmp"]["rendered"]["seed"],
+           dev["ecmp"]["rendered"]["seed_source"],
+           "on" if dev["ecmp"]["rendered"]["adaptive_routing"] else "off"),
         "",
         "## Lossless ports", "",
-        "| port | peer | speed | cable | headroom (size) | xoff | xon | PFC trigger | Kmin | Kmax"
-        " | Pmax |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| port | peer | speed | cable | headroom (size) | xoff | xon | pause, 1 PG | "
+        "pause, incast (per queue) | Kmin | Kmax | Pmax |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for p in dev["ports"]:
         ll = p["lossless"]
         if not ll:
-            lines.append("| %s | %s:%s | %dG | %g m | admin down | | | | | | |"
+            lines.append("| %s | %s:%s | %dG | %g m | admin down | | | | | | | |"
                          % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"]))
             continue
         hr, e = ll["headroom"], ll["ecn"]
-        lines.append("| %s | %s:%s | %dG | %g m (class %d m) | %d | %d | %d | %s | %d | %d | %d%% |"
+        lines.append("| %s | %s:%s | %dG | %g m (class %d m) | %d | %d | %d | %s | %s | %d | %d "
+                     "| %d%% |"
                      % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"],
                         ll["cable_class_m"], hr["size_bytes"], ll["headroom_configured_bytes"],
-                        hr["xon_bytes"], trig.get("trigger_one_pg_bytes"), e["kmin_bytes"],
-                        e["kmax_bytes"], e["pmax_percent"]))
+                        hr["xon_bytes"], trig.get("trigger_one_pg_bytes"),
+                        trig.get("incast_pause_bytes"), e["kmin_bytes"], e["kmax_bytes"],
+                        e["pmax_percent"]))
     lines += [
         "", "## Where the numbers come from", "",
         "- headroom: model `%s` (docs/lossless-math.md §1) from the port's speed, cable length "
@@ -244,8 +247,8 @@ def device_doc(dev):
         "reserves." % hr_model,
         "- PFC trigger: the shared pool left after headroom and reservations, with the target "
         "fill as a dynamic threshold (docs/lossless-math.md §2).",
-        "- ECN: 1.5 KB per Gb/s, Kmax = 10 x Kmin, Pmax 20 %%, clamped to 0.8 x the trigger "
-        "(docs/lossless-math.md §3)%s." % (" with overrides %s" % ", ".join(
+        "- ECN: 1.5 KB per Gb/s, Kmax = 10 x Kmin, Pmax 20 %%; Kmax clamped to 0.8 x the "
+        "one-PG pause point, Kmin to 0.8 x the incast pause point (docs/lossless-math.md §3)%s." % (" with overrides %s" % ", ".join(
             p["lossless"]["ecn"]["overridden"]) if any(
             p["lossless"] and p["lossless"]["ecn"]["overridden"] for p in dev["ports"]) else ""),
         "- catalog facts used without a verified source: %s."
@@ -253,9 +256,11 @@ def device_doc(dev):
     ]
     if dev["platform"] == "sonic":
         lines += ["", "## SONiC notes", "", "- FRR runs in split mode: bgpd.conf is rendered "
-                  "next to config_db.json and loaded as is.", "- " + ARS_NOTE]
-    elif dev["asic"] not in render_eos.SAND:
-        lines += ["", "## EOS notes", "", "- " + render_eos.HASH_NOTE % dev["asic"]]
+                  "next to config_db.json and loaded as is."]
+    notes = dev["ecmp"]["rendered"]["not_rendered"]
+    if notes:
+        lines += ["", "## Requested but not rendered on %s" % dev["platform"], ""]
+        lines += ["- " + note for note in notes]
     return "\n".join(lines) + "\n"
 
 

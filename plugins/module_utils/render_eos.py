@@ -13,21 +13,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.roce.fabric.plugins.module_utils import capabilities
+
 STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
-SAND = ("jericho2", "jericho3")
 # Lane-qualified speeds EOS accepts (valid values of AVD's ethernet_interfaces.speed, pyavd 6.4.0).
 LANE_SPEEDS = frozenset(("50g-1", "50g-2", "100g-1", "100g-2", "100g-4", "200g-1", "200g-2",
                          "200g-4", "400g-2", "400g-4", "400g-8", "800g-4", "800g-8", "40g-4"))
-ROCE_UDP_PORT = 4791          # RoCEv2 destination port (lossless-math.md §5.1)
-ROCE_DEST_QP_BYTES = "5-7"    # BTH bytes of the destination QP (AVD #4925, eos-and-avd.md §2)
 # RFC 8326 drain, the same policy FRR/SONiC devices get: peers' routes tagged GRACEFUL_SHUTDOWN
 # (EOS keyword GSHUT; arista.eos route_maps templates) get local preference 0 on receipt.
 GSHUT_LIST = "RF-GSHUT"
 DRAIN_IN = "RF-DRAIN-IN"
 DRAIN_OUT = "RF-DRAIN-OUT"
-HASH_NOTE = ("ECMP hash on %s: EOS hashes IPv4 ECMP on the platform default fields; no CLI "
-             "is rendered for them (our sources verify none for Strata ASICs), so the plan's "
-             "hash fields and per-tier seed are documentation only on this device.")
 
 
 def _seconds(ms):
@@ -42,7 +38,7 @@ def _speed(port):
 
 def qos_profile_name(port):
     e = port["lossless"]["ecn"]
-    return "ROCE_%dK_%dK" % (e["kmin_bytes"] // 1000, e["kmax_bytes"] // 1000)
+    return "ROCE_%d_%d" % (e["kmin_bytes"], e["kmax_bytes"])
 
 
 def eos_config(dev):
@@ -81,10 +77,11 @@ def eos_config(dev):
             if queue in q["ecn_queues"]:
                 out += ["   !", "   tx-queue %d" % queue, "      bandwidth percent 50",
                         "      no priority",
-                        "      random-detect ecn minimum-threshold %d kbytes maximum-threshold "
-                        "%d kbytes max-mark-probability %d"
-                        % (ecn["kmin_bytes"] // 1000, ecn["kmax_bytes"] // 1000,
-                           ecn["pmax_percent"])]
+                        # bytes: the plan's exact thresholds, never rounded (AVD qos_profiles
+                        # tx_queues units include bytes; eos-and-avd.md §2)
+                        "      random-detect ecn minimum-threshold %d bytes maximum-threshold "
+                        "%d bytes max-mark-probability %d"
+                        % (ecn["kmin_bytes"], ecn["kmax_bytes"], ecn["pmax_percent"])]
             elif queue == q["cnp_tc"]:
                 out += ["   !", "   tx-queue %d" % queue,
                         "      priority strict" if q["cnp_scheduler"] == "strict"
@@ -103,14 +100,15 @@ def eos_config(dev):
         if buf["shared_headroom_pool_bytes"]:
             cell = buf.get("cell_bytes") or 254
             out.append("platform trident mmu headroom-pool limit cells %d"
-                       % (buf["shared_headroom_pool_bytes"] // cell))
+                       % -(-buf["shared_headroom_pool_bytes"] // cell))   # whole cells, up
         out.append("!")
-    if dev["asic"] in SAND:
-        # RoCEv2 entropy beyond the UDP source port: hash the destination QP (META24 E-ECMP).
-        out += ["load-balance policies", "   load-balance sand profile default",
-                "      fields udp dst-port %d" % ROCE_UDP_PORT,
-                "         payload bytes %s" % ROCE_DEST_QP_BYTES, "!"]
-    if dev["ecmp"]["adaptive_routing"]:
+    hashing = dev["ecmp"]["rendered"]
+    if dev["asic"] in STRATA:
+        # ECMP hash fields and seed (capabilities.py: EOS_HASH_FIELDS, EOS_SEED_RANGE).
+        out += ["ip load-sharing trident fields ip %s"
+                % " ".join(capabilities.EOS_HASH_FIELDS[f] for f in hashing["hash_fields"]),
+                "ip load-sharing trident %d" % hashing["seed"], "!"]
+    if hashing["adaptive_routing"]:
         out += ["ip hardware fib load-balance distribution dynamic", "!"]
     out.append("interface Loopback0")
     out += ["   ip address %s" % dev["loopback"], "!"]

@@ -15,13 +15,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.roce.fabric.plugins.module_utils import capabilities
+
 MAP = "ROCE"
 GSHUT_LIST = "RF-GSHUT"
 DRAIN_POLICY = "RF-DRAIN-IN"
-HASH_FIELDS = {"src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_protocol": "IP_PROTOCOL",
-               "l4_src_port": "L4_SRC_PORT", "l4_dst_port": "L4_DST_PORT",
-               "in_port": "IN_PORT"}
-ROUTER_TYPE = {"leaf": "LeafRouter", "spine": "SpineRouter", "superspine": "UpperSpineRouter"}
+HASH_FIELDS = capabilities.SONIC_HASH_FIELDS
+ROUTER_TYPE = capabilities.SONIC_ROUTER_TYPE
 FLEX_COUNTERS = ("PFCWD", "QUEUE", "PG_WATERMARK", "QUEUE_WATERMARK", "PORT")
 SCHEDULERS = {"cnp_strict": {"type": "STRICT"},
               "roce_dwrr": {"type": "DWRR", "weight": "50"},   # Cumulus RoCE: TC3 DWRR 50 %
@@ -93,8 +93,8 @@ def config_db(dev):
         "WRED_PROFILE": {}, "QUEUE": {}, "SCHEDULER": dict(SCHEDULERS),
         "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": str(dev["pfc_watchdog"]["poll_ms"])}},
         "SWITCH_HASH": {"GLOBAL": {
-            "ecmp_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["hash_fields"] if f in HASH_FIELDS],
-            "lag_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["hash_fields"] if f in HASH_FIELDS],
+            "ecmp_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["rendered"]["hash_fields"]],
+            "lag_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["rendered"]["hash_fields"]],
         }},
         "FLEX_COUNTER_TABLE": dict((c, {"FLEX_COUNTER_STATUS": "enable"}) for c in FLEX_COUNTERS),
     }

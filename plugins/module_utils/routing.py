@@ -184,7 +184,9 @@ def analyse(topo, failures):
     cycle = find_cycle(cbd_edges(base, topo.origins))
     if cycle:
         findings.append({"scenario": "no failure", "cycle": cycle})
-    for a, b in failures:
+    for failure in failures:
+        a, b = failure[:2]
+        label = failure[2] if len(failure) > 2 else "%s-%s" % (a, b)
         after_topo = topo.without_link(a, b)
         after = all_fibs(after_topo)
         transient = {}
@@ -200,11 +202,16 @@ def analyse(topo, failures):
         cbd_edges(transient, topo.origins, edges)
         cycle = find_cycle(edges)
         if cycle:
-            findings.append({"scenario": "link %s-%s down" % (a, b), "cycle": cycle})
+            findings.append({"scenario": "link %s down" % label, "cycle": cycle})
     return findings
 
 
-def describe_cycle(cycle, priority):
-    """Readable cycle: 'spine1 (in from leaf2, prio 3) -> leaf2 (in from spine1, prio 3) -> ...'."""
-    hops = ["%s (in from %s, prio %s)" % (r, frm or "hosts", priority) for r, frm in cycle]
+def describe_cycle(cycle, priority, port_of=None):
+    """Readable cycle: 'spine1 (in from leaf2, prio 3) -> leaf2 (in from spine1, prio 3) -> ...';
+    with ``port_of(router, neighbour)`` each hop names its ingress port too."""
+    hops = []
+    for router, frm in cycle:
+        port = port_of(router, frm) if port_of and frm else None
+        hops.append("%s (in from %s%s, prio %s)" % (router, frm or "hosts",
+                                                     " on %s" % port if port else "", priority))
     return " -> ".join(hops + [hops[0]])

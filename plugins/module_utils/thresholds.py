@@ -118,3 +118,15 @@ def kmin_worst_case_max(alpha, shared_pool_bytes, fanout_ports, lossless_queues_
     """Largest Kmin that still marks before any PG pauses when one ingress fans out to
     ``fanout_ports`` egress queues (LM §3.2): alpha B_s / (n (1 + alpha P_l))."""
     return alpha * shared_pool_bytes / (fanout_ports * (1.0 + alpha * lossless_queues_per_port))
+
+
+def incast_kmin_bound(trigger, fanout_ports, lossless_queues_per_port=1):
+    """The ECN-under-incast bound of a switch's XOFF ``trigger``: the largest Kmin at which an
+    ingress PG fed by ``fanout_ports`` egress queues, every lossless queue of the switch sitting
+    at Kmin, has not yet paused (LM §3.1-3.2). Dynamic threshold: alpha B_s / (n (1 + alpha
+    P_l)); static threshold: the PG pauses at T whatever the pool holds, so T / n."""
+    n = max(1, fanout_ports)
+    if trigger["mode"] == "dynamic":
+        return kmin_worst_case_max(trigger["alpha"], trigger["shared_pool_bytes"], n,
+                                   lossless_queues_per_port)
+    return trigger["static_th_bytes"] / float(n)

@@ -28,11 +28,11 @@ def _fabric(hostvars):
 
 def test_ecn_kmax_above_pause_point(example):
     groups, hv = example
-    hv["leaf2a"]["roce_lossless"]["ecn"] = {"kmin_bytes": 600000, "kmax_bytes": 10 ** 10}
+    hv["leaf2a"]["roce_lossless"]["ecn"] = {"kmin_bytes": 600000, "kmax_bytes": 10 ** 9}
     result = run(groups, hv)
     hits = found(result, "ecn-before-pfc", "ERROR", "leaf2a", "Ethernet")
-    assert hits and hits[0]["numbers"]["kmax_bytes"] == 10 ** 10
-    assert hits[0]["numbers"]["pfc_trigger_bytes"] < 10 ** 10
+    assert hits and hits[0]["numbers"]["kmax_bytes"] == 10 ** 9
+    assert hits[0]["numbers"]["pfc_trigger_bytes"] < 10 ** 9
 
 
 def test_ecn_kmax_above_eighty_percent_warns(example):
@@ -158,12 +158,28 @@ def test_ecmp_width_above_maximum_paths(example):
 
 
 def test_ecmp_efficiency_without_adaptive_routing(example):
+    """Two rail groups of two leaves: rail r sits on two leaves, so same-rail traffic crosses
+    the spines. The SONiC pair renders no adaptive routing although the fabric asks for it
+    (warned); the EOS pair renders DLB (silent)."""
     groups, hv = example
-    _fabric(hv)["ecmp"]["adaptive_routing"] = False
-    hits = found(run(groups, hv), "ecmp-efficiency", "WARN", "leaf1a")
-    # 16 NICs x 4 QPs = 64 flows on 16 uplinks (exact balls-into-bins)
+    _fabric(hv)["rail_group_leaves"] = 2
+    result = run(groups, hv)
+    hits = found(result, "ecmp-efficiency", "WARN", "leaf1a")
+    # 4 hosts x 4 NICs = 16 NICs x 4 QPs = 64 flows on 16 uplinks (exact balls-into-bins)
     assert hits and (hits[0]["numbers"]["flows"], hits[0]["numbers"]["links"]) == (64, 16)
     assert hits[0]["numbers"]["efficiency"] < 0.8
+    assert "requested, but sonic renders none" in hits[0]["message"]
+    assert not found(result, "ecmp-efficiency", device="leaf2a")
+    _fabric(hv)["ecmp"]["adaptive_routing"] = False
+    assert found(run(groups, hv), "ecmp-efficiency", "WARN", "leaf2a")
+
+
+def test_one_rail_group_keeps_rail_traffic_off_the_uplinks(example):
+    """The example is one rail group: every rail's NICs sit on one leaf, so its uplinks carry
+    no same-rail traffic and need no adaptive routing."""
+    groups, hv = example
+    _fabric(hv)["ecmp"]["adaptive_routing"] = False
+    assert not found(run(groups, hv), "ecmp-efficiency")
 
 
 def test_hash_without_udp_source_port(example):
@@ -173,26 +189,68 @@ def test_hash_without_udp_source_port(example):
 
 
 def test_same_seed_on_both_tiers(example):
+    """EOS spines and the EOS leaf pair (both Tomahawk 5) render one seed: polarization,
+    reported on a real device and naming the other tier's."""
     groups, hv = example
-    _fabric(hv)["ecmp"]["seeds"] = {"leaf": 7, "spine": 7}
-    hits = found(run(groups, hv), "hash-polarization", "WARN", "fabric")
-    assert hits and hits[0]["numbers"]["seed"] == 7
+    _fabric(hv)["ecmp"]["seeds"] = {"leaf": 4, "spine": 4}
+    hits = found(run(groups, hv), "hash-polarization", "WARN", "spine1", "ecmp seed 4")
+    assert hits and hits[0]["numbers"]["seed"] == 4 and "leaf2a" in hits[0]["message"]
 
 
-def test_dcqcn_worst_case_bound(example):
+def test_sonic_seed_comes_from_the_switch_type(example):
+    """SONiC has no seed in CONFIG_DB: the rendered seed is its type's (ToRRouter 0), whatever
+    the plan asks, and the device doc says the requested one is not rendered."""
     groups, hv = example
-    hv["spine1"]["roce_lossless"]["ecn"] = {"kmin_bytes": 3500000, "kmax_bytes": 5000000}
-    hits = found(run(groups, hv), "dcqcn-worst-case", "WARN", "spine1")
-    assert hits and hits[0]["numbers"]["kmin_bytes"] > hits[0]["numbers"]["bound_bytes"]
+    dev = run(groups, hv)["devices"]["leaf1a"]
+    assert dev["ecmp"]["rendered"]["seed"] == 0
+    assert "switch.json.j2" in dev["ecmp"]["rendered"]["seed_source"]
+    assert any("hash seed 1" in note for note in dev["ecmp"]["rendered"]["not_rendered"])
+
+
+def _incast_bound(dev):
+    """LM §3.2, computed here: alpha B_s / (n (1 + alpha P_l)) over the switch's lossless
+    ports."""
+    trig = dev["buffer"]["trigger"]
+    n = sum(1 for p in dev["ports"] if p["lossless"])
+    p_l = len(dev["qos"]["lossless_priorities"])
+    return trig["alpha"] * trig["shared_pool_bytes"] / (n * (1 + trig["alpha"] * p_l))
+
+
+def test_ecn_kmin_above_the_incast_pause_point(example):
+    groups, hv = example
+    bound = _incast_bound(run(groups, hv)["devices"]["spine1"])
+    hv["spine1"]["roce_lossless"]["ecn"] = {"kmin_bytes": int(bound) + 1000,
+                                            "kmax_bytes": int(bound) + 200000}
+    hits = found(run(groups, hv), "ecn-before-pfc-incast", "ERROR", "spine1", "Ethernet1/1")
+    assert hits and hits[0]["numbers"]["incast_pause_bytes"] == int(bound)
+    hv["spine1"]["roce_lossless"]["ecn"]["kmin_bytes"] = int(bound) // 2
+    assert not found(run(groups, hv), "ecn-before-pfc-incast")
+
+
+def test_default_kmin_is_clamped_under_the_incast_pause_point(example):
+    """32 ports of 400G at 1.5 KB/Gb/s would start marking at 600 KB; on a small buffer the
+    default Kmin comes down to 0.8 x the incast bound instead."""
+    groups, hv = example
+    hv["spine2"]["roce_asic_overrides"] = {"total_buffer_bytes": 60000000}
+    result = run(groups, hv)
+    dev = result["devices"]["spine2"]
+    kmin = dev["ports"][0]["lossless"]["ecn"]["kmin_bytes"]
+    assert kmin < 600000 and kmin == int(0.8 * int(_incast_bound(dev)))
+    assert not found(result, "ecn-before-pfc-incast")
 
 
 def test_deadlock_unique_spine_asns_single_links(small_clos):
     groups, hv = small_clos(asn={"spine_scheme": "unique", "leaf_first": 65201})
     result = run(groups, hv)
-    hits = found(result, "pfc-deadlock", "ERROR", "fabric", "down")
+    hits = found(result, "pfc-deadlock", "ERROR")
     assert hits, result["violations"]
+    # Real devices and ports: spine1's first port meets leaf1a's first uplink (after its two
+    # host ports, Ethernet0 and Ethernet8).
+    assert hits[0]["device"] in ("spine1", "spine2", "leaf1a", "leaf1b")
+    assert hits[0]["location"].startswith("Ethernet")
+    assert "link spine1:Ethernet0 - leaf1a:Ethernet16 down" in hits[0]["message"]
     assert "representative sub-fabric (2 leaves, 2 spines" in hits[0]["message"]
-    assert "in from" in hits[0]["message"]
+    assert "in from spine" in hits[0]["message"] and " on Ethernet" in hits[0]["message"]
 
 
 def test_deadlock_free_with_shared_spine_asn(small_clos):
@@ -209,7 +267,8 @@ def test_deadlock_on_irregular_fabric_uses_full_analysis(small_clos):
     hv["leaf1a"]["roce_link_overrides"] = {"Ethernet16": {"state": "down"}}
     hits = found(run(groups, hv), "pfc-deadlock", "ERROR")
     assert hits and "full fabric" in hits[0]["message"]
-    assert "spine1-leaf1a down" in hits[0]["location"]
+    # the pair's remaining link: leaf1a's second uplink to spine1, spine1's second port
+    assert "link spine1:Ethernet8 - leaf1a:Ethernet24 down" in hits[0]["message"]
 
 
 def test_every_rule_id_is_known_and_documented():

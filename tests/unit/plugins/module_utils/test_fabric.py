@@ -75,7 +75,7 @@ def test_wrong_type(example):
     groups, hv = example
     hv["spine1"]["roce_fabric"]["nics_per_host"] = "8"
     err = _error(groups, hv)
-    assert err.field == "roce_fabric.nics_per_host" and "got str" in str(err)
+    assert err.field == "roce_fabric.nics_per_host" and "got a string" in str(err)
 
 
 def test_unknown_fabric_key(example):

@@ -6,7 +6,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 ASICS = ["tomahawk3", "tomahawk4", "tomahawk5", "trident4", "spectrum2", "spectrum3",
-         "spectrum4", "jericho2"]
+         "spectrum4"]
 
 
 @st.composite
@@ -34,7 +34,9 @@ def inventories(draw, clean):
     hv = {}
     for name in names + leaves:
         asic = draw(st.sampled_from(ASICS))
-        hv[name] = {"roce_asic": asic, "roce_platform": draw(st.sampled_from(["sonic", "eos"]))}
+        # Spectrum runs SONiC only (catalog.PLATFORM_FAMILIES)
+        platforms = ["sonic"] if asic.startswith("spectrum") else ["sonic", "eos"]
+        hv[name] = {"roce_asic": asic, "roce_platform": draw(st.sampled_from(platforms))}
         if asic.startswith("spectrum") and draw(st.booleans()):
             hv[name]["roce_lossless"] = {"model": "sonic-nvidia"}
         if asic in ("spectrum2",) and speed == 400:

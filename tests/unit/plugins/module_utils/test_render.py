@@ -9,6 +9,7 @@ import yaml
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
     plan, render, render_eos, render_sonic, sonic_yang)
+from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
@@ -107,8 +108,8 @@ def test_eos_lines_carry_the_plan(example_plan):
     dev = example_plan["devices"]["spine1"]
     text = render_eos.eos_config(dev)
     ecn = dev["ports"][0]["lossless"]["ecn"]
-    assert ("random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes "
-            "max-mark-probability %d" % (ecn["kmin_bytes"] // 1000, ecn["kmax_bytes"] // 1000,
+    assert ("random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes "
+            "max-mark-probability %d" % (ecn["kmin_bytes"], ecn["kmax_bytes"],
                                          ecn["pmax_percent"])) in text
     assert "qos map dscp 26 to traffic-class 3" in text
     assert "   priority-flow-control priority 3 no-drop" in text
@@ -117,6 +118,40 @@ def test_eos_lines_carry_the_plan(example_plan):
     blocks = dict(render_eos.parse_blocks(text))
     assert "      priority strict" not in text.split("tx-queue 3")[1].split("!")[0]
     assert blocks["interface Ethernet1/1"][-1][0] == "no shutdown"
+
+
+def test_small_ecn_overrides_are_rendered_exactly(example):
+    """A Kmin below 1 KB is rendered in bytes, not rounded to 0 kbytes; Pmax in whole percent,
+    as the plan (and its checks) carry it."""
+    groups, hv = example
+    hv["leaf2a"]["roce_lossless"]["ecn"] = {"kmin_bytes": 900, "kmax_bytes": 40000,
+                                            "pmax": 0.014}
+    dev = plan.build_plan(groups, hv)["devices"]["leaf2a"]
+    text = render_eos.eos_config(dev)
+    assert ("random-detect ecn minimum-threshold 900 bytes maximum-threshold 40000 bytes "
+            "max-mark-probability 1") in text
+    assert dev["ports"][0]["lossless"]["ecn"]["pmax"] == 0.01
+
+
+def test_hash_seed_fields_and_dlb_are_rendered_as_the_plan_credits(example_plan):
+    """The checks credit the rendered seed, hash fields and adaptive routing only: each appears
+    in the config text exactly as the plan's rendered ECMP values say."""
+    for name in ("spine1", "leaf2a"):
+        dev = example_plan["devices"][name]
+        rendered = dev["ecmp"]["rendered"]
+        text = render_eos.eos_config(dev)
+        assert "ip load-sharing trident %d\n" % rendered["seed"] in text
+        assert "ip load-sharing trident fields ip source-ip destination-ip source-port " \
+            "destination-port\n" in text                 # ip_protocol has no EOS keyword
+        assert ("ip hardware fib load-balance distribution dynamic\n" in text) == \
+            rendered["adaptive_routing"]
+    sonic = example_plan["devices"]["leaf1a"]
+    db = render_sonic.config_db(sonic)
+    assert db["DEVICE_METADATA"]["localhost"]["type"] == "ToRRouter"     # seed 0 in SONiC
+    assert sonic["ecmp"]["rendered"] == dict(sonic["ecmp"]["rendered"], seed=0,
+                                             adaptive_routing=False)
+    assert "L4_SRC_PORT" in db["SWITCH_HASH"]["GLOBAL"]["ecmp_hash"]
+    assert not [t for t in db if t.startswith("ARS")]
 
 
 @pytest.mark.parametrize("text", [
@@ -130,16 +165,17 @@ def test_eos_parser_rejects_malformed_blocks(text):
         render_eos.parse_blocks(text)
 
 
-def test_jericho_spine_hashes_the_roce_destination_qp(small_clos):
+@pytest.mark.parametrize("platform,asic,reason", [
+    ("eos", "spectrum4", "do not run EOS"), ("eos", "jericho2", "VOQ"),
+    ("sonic", "jericho3", "VOQ chassis")])
+def test_platform_asic_pairs_rendered_incompletely_are_refused(small_clos, platform, asic,
+                                                                  reason):
     groups, hv = small_clos()
-    for spine in ("spine1", "spine2"):
-        hv[spine].update({"roce_asic": "jericho2", "roce_platform": "eos"})
-    dev = plan.build_plan(groups, hv)["devices"]["spine1"]
-    text = render_eos.eos_config(dev)
-    assert ("load-balance policies\n   load-balance sand profile default\n"
-            "      fields udp dst-port 4791\n         payload bytes 5-7\n") in text
-    assert "platform trident mmu" not in text        # no Strata MMU knobs on Jericho
-    render_eos.parse_blocks(text)
+    hv["spine2"].update({"roce_asic": asic, "roce_platform": platform})
+    with pytest.raises(RoceInputError) as err:
+        plan.build_plan(groups, hv)
+    assert (err.value.host, err.value.field, err.value.value) == ("spine2", "roce_asic", asic)
+    assert reason in str(err.value) and "tomahawk5" in str(err.value)
 
 
 def test_eos_peers_honour_graceful_shutdown(example_plan):

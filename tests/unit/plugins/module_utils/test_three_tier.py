@@ -94,11 +94,12 @@ def test_mtu_chain_covers_the_super_spine_hop():
 
 
 def test_super_spine_seed_shared_with_spines_polarizes():
-    groups, hv = generate.clos(16, 4, nics_per_host=2)[:2]
-    settings(hv, groups)["ecmp"]["seeds"] = {"superspine": 25}      # spines' default seed
+    groups, hv = generate.clos(16, 4, nics_per_host=2, platforms="eos")[:2]
+    settings(hv, groups)["ecmp"]["seeds"] = {"superspine": 2}      # spines' default seed
     p = plan.build_plan(groups, hv)
     warn = [v for v in p["violations"] if v["rule"] == "hash-polarization"]
-    assert len(warn) == 1 and "['spine', 'superspine']" in warn[0]["message"]
+    assert len(warn) == 1 and warn[0]["numbers"]["roles"] == ["spine", "superspine"]
+    assert warn[0]["device"] in groups["superspines"]
 
 
 def test_oversubscription_above_the_pod():
@@ -188,9 +189,11 @@ def test_three_tier_bounce_paths_and_the_reduction(scheme, bounce_tier):
         assert full == [] and found == []
     else:
         assert lower == {bounce_tier}                    # every cycle: a link above that tier
-        assert len(found) == 1 and "#" in found[0]["location"]
+        assert len(found) == 1 and found[0]["device"] in fab.switches   # a real device
+        assert found[0]["location"].startswith("Ethernet")               # and its port
         hops = [node[0] for node in found[0]["numbers"]["cycle"]]
-        assert len(set(h.split("#")[0] for h in hops)) == 2   # two tiers, down-and-up again
+        assert all(h in fab.switches for h in hops)
+        assert len(set(fab.switches[h].role for h in hops)) == 2   # two tiers, down and up
 
 
 def test_expected_routes_per_tier():
@@ -222,7 +225,7 @@ def test_super_spines_render_on_both_platforms(validator):
     p = plan.build_plan(groups, hv)
     files = render.render_switch(p["devices"][top_sonic])
     db = files["configs/%s.json" % top_sonic]
-    assert '"type": "UpperSpineRouter"' in db
+    assert '"type": "SpineRouter"' in db
     validator.validate(json.loads(db))
     text = render.render_switch(p["devices"][top_eos])["configs/%s.cfg" % top_eos]
     blocks = dict(render_eos.parse_blocks(text))

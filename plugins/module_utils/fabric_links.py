@@ -1,0 +1,110 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A link is one object: overrides of cable, speed, media and MTU apply to both of its ends.
+
+An override may name either end (a switch's ``roce_link_overrides.<port>`` or a GPU host's
+``roce_nic_overrides.<index>``). Cable length, speed and media belong to the link: both ends are
+sized from the same values, and two ends that set different values are an error naming both.
+The MTU is one value for both ends of a switch-switch link; on a leaf-NIC link each end keeps
+its own (the NIC's IP MTU sits below the leaf's, checked by the mtu-chain rule). Addresses are
+per end, but a /31 has two halves: giving one end's address gives the other end the other half,
+and two given addresses must be the two halves of one /31. Admin state, pinned headroom, lanes
+and alias are per end. Linear in overrides and links.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils import errors, ports
+
+LINK_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes")
+
+
+def _end_key(kind, end):
+    return ("nic", end.host, end.index) if kind == "host" else (end.switch, end.name)
+
+
+def apply_overrides(fab, relane):
+    """Apply every switch's roce_link_overrides and every NIC's cable override to the links.
+    ``relane(port)`` recomputes a port's default lanes after a speed change."""
+    by_end = {}
+    for i, (kind, a, b) in enumerate(fab.links):
+        by_end[(a.switch, a.name)] = i
+        by_end[_end_key(kind, b)] = i
+    wanted = {}
+    for sw in fab.all_switches():
+        for pname, ov in (sw.vars.get("roce_link_overrides") or {}).items():
+            field = "roce_link_overrides.%s" % pname
+            port = sw.ports.get(pname)
+            if port is None:
+                step = fab.settings["port_name_step"][sw.platform]
+                raise errors.RoceInputError(field, pname, "a port %s has (%s)" % (
+                    sw.name, ports.port_range(sw.platform, sw.port_count, step)), sw.name)
+            i = by_end[(sw.name, pname)]
+            for key, value in ov.items():
+                if key in LINK_KEYS and not (key == "mtu_bytes" and fab.links[i][0] == "host"):
+                    _want(wanted, i, key, value, sw.name, "%s.%s" % (field, key))
+                elif key == "state":
+                    port.up = value == "up"
+                else:
+                    setattr(port, key, value)
+    for host, nics in fab.hosts:
+        overrides = fab.host_vars(host).get("roce_nic_overrides") or {}
+        for nic in nics:
+            ov = overrides.get(str(nic.index)) or {}
+            if "cable_m" in ov:
+                _want(wanted, by_end[("nic", host, nic.index)], "cable_m", ov["cable_m"], host,
+                      "roce_nic_overrides.%d.cable_m" % nic.index)
+    for i, settings in wanted.items():
+        kind, a, b = fab.links[i]
+        for key, (value, _host, _field) in settings.items():
+            setattr(a, key, value)
+            setattr(b, key, value)
+            if key == "speed_gbps":
+                relane(a)
+                if kind == "fabric":
+                    relane(b)
+
+
+def _want(wanted, link, key, value, host, field):
+    have = wanted.setdefault(link, {}).get(key)
+    if have is not None and have[0] != value:
+        raise errors.RoceInputError(
+            field, value, "the same %s on both ends of one link: %s sets %s = %r for the other "
+            "end; set it on one end only" % (key, have[1], have[2], have[0]), host)
+    wanted[link][key] = (value, host, field)
+
+
+def pair_addresses(fab, netaddr):
+    """Give each end whose peer's address was set the other half of that /31; check ends that
+    both were set share one /31. Runs before the pools hand out the rest."""
+    for kind, a, b in fab.links:
+        if a.address is None and b.address is None:
+            continue
+        ends = [(a, a.switch, "roce_link_overrides.%s.address" % a.name)]
+        if kind == "host":
+            ends.append((b, b.host, "roce_nic_overrides.%d.address" % b.index))
+        else:
+            ends.append((b, b.switch, "roce_link_overrides.%s.address" % b.name))
+        given = [(end, host, field, _net(netaddr, end.address, field, host))
+                 for end, host, field in ends if end.address is not None]
+        if len(given) == 1:
+            end, host, field, ip = given[0]
+            other = a if end is b else b
+            other.address = "%s/31" % netaddr.IPAddress(int(ip) ^ 1)
+            continue
+        (_, host_a, field_a, ip_a), (_, host_b, field_b, ip_b) = given
+        if int(ip_a) >> 1 != int(ip_b) >> 1 or ip_a == ip_b:
+            raise errors.RoceInputError(
+                field_b, b.address, "the other half of the /31 that %s %s = %s sets (%s), or "
+                "no address (it is then derived)" % (host_a, field_a, a.address,
+                                                     netaddr.IPAddress(int(ip_a) ^ 1)), host_b)
+
+
+def _net(netaddr, text, field, host):
+    try:
+        return netaddr.IPAddress(text.split("/")[0], 4, flags=netaddr.INET_PTON)
+    except (netaddr.AddrFormatError, ValueError, TypeError):
+        raise errors.RoceInputError(field, text, "an IPv4 /31 such as 198.18.8.1/31", host)

@@ -1,0 +1,364 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The input schema: every inventory variable the collection reads, as JSON Schema (2020-12).
+
+One document per kind of host: variables every host may carry (``roce_fabric``, run knobs),
+switch variables and GPU-host variables. Unknown keys are errors at every level
+(``additionalProperties: false``); names use the grammars of names.py; numbers carry ranges and
+units. The fabric defaults (``fabric_defaults()``) and the input table of
+docs/fabric-and-checks.md are generated from this one document. Extra keywords ``x-unit`` and
+``x-grammar`` are annotations for messages and docs (JSON Schema ignores unknown keywords).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.roce.fabric.plugins.module_utils import catalog
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
+
+PLATFORMS = ("sonic", "eos")
+DESIGNS = ("rail_optimized", "classic")
+ASN_SCHEMES = ("shared", "unique")
+HEADROOM_MODELS = ("ieee", "sonic-nvidia")
+SONIC_REVISIONS = ("current", "18913fa")
+TRIGGER_MODES = ("dynamic", "static")
+# Hash fields every platform renders (SONiC SWITCH_HASH names in render_sonic.HASH_FIELDS).
+HASH_FIELDS = ("src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", "in_port")
+WATCHDOG_ACTIONS = ("drop", "forward", "alert")
+MAX_BUFFER_BYTES = 64 * 2 ** 30
+MAX_ASN = 4294967295
+
+
+def _int(lo, hi, desc, unit="", default=None):
+    out = {"type": "integer", "minimum": lo, "maximum": hi, "description": desc}
+    return _annotate(out, unit, default)
+
+
+def _num(lo, hi, desc, unit="", default=None, above=False):
+    out = {"type": "number", "maximum": hi, "description": desc}
+    out["exclusiveMinimum" if above else "minimum"] = lo
+    return _annotate(out, unit, default)
+
+
+def _annotate(out, unit, default):
+    if unit:
+        out["x-unit"] = unit
+    if default is not None:
+        out["default"] = default
+    return out
+
+
+def _enum(values, desc, default=None):
+    out = {"enum": list(values), "description": desc}
+    return _annotate(out, "", default)
+
+
+def _bool(desc, default=None):
+    return _annotate({"type": "boolean", "description": desc}, "", default)
+
+
+def _name(grammar, desc, default=None):
+    out = {"type": "string", "pattern": names.pattern(grammar), "x-grammar": grammar,
+           "description": desc}
+    return _annotate(out, "", default)
+
+
+def _list(items, desc, min_items=1, max_items=None, default=None):
+    out = {"type": "array", "items": items, "minItems": min_items, "uniqueItems": True,
+           "description": desc}
+    if max_items:
+        out["maxItems"] = max_items
+    return _annotate(out, "", default)
+
+
+def _nullable(schema):
+    """The same schema that also accepts null (null: derive the value)."""
+    out = dict(schema)
+    out["type"] = [schema["type"], "null"]
+    return out
+
+
+def _obj(props, desc, required=()):
+    out = {"type": "object", "properties": props, "additionalProperties": False,
+           "description": desc}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+def _map(keys, values, desc):
+    """A mapping whose keys follow ``keys`` (a string schema) and values ``values``."""
+    return {"type": "object", "propertyNames": keys, "additionalProperties": values,
+            "description": desc}
+
+
+_PRIO = _int(0, 7, "priority / traffic class")
+_DSCP = _int(0, 63, "DSCP")
+_SPEED = _enum(catalog.SPEEDS_GBPS, "port speed in Gb/s")
+_CABLE = _num(0, 2000, "cable length", "m", above=True)
+_MEDIA = _enum(sorted(catalog.PROPAGATION_NS_PER_M), "cable medium (propagation delay)")
+_MTU = _int(1500, 9216, "MTU", "bytes")
+_P2P = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/31$",
+        "description": "an IPv4 /31 such as 198.18.8.1/31"}
+_LOOPBACK = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/32$",
+             "description": "an IPv4 /32 such as 198.18.0.1/32"}
+
+
+def _link(desc, speed, cable, media):
+    return _obj({"speed_gbps": dict(_SPEED, default=speed), "cable_m": dict(_CABLE, default=cable),
+                 "media": dict(_MEDIA, default=media)}, desc)
+
+
+QOS = _obj({
+    "roce_dscp": dict(_DSCP, description="DSCP the NICs mark RoCE with", default=26),
+    "roce_priority": dict(_PRIO, description="lossless priority / TC of RoCE", default=3),
+    "cnp_dscp": dict(_DSCP, description="DSCP of congestion notification packets", default=48),
+    "cnp_priority": dict(_PRIO, description="strict, lossy priority / TC of CNPs", default=6),
+    "lossless_priorities": _list(_PRIO, "priorities with PFC headroom", max_items=8,
+                                 default=[3]),
+    "trust": _enum(("dscp", "pcp"), "what switches classify on", "dscp"),
+    "pfc_priorities": _nullable(_list(_PRIO, "PFC-enabled priorities (null: the lossless "
+                                      "priorities)", max_items=8)),
+    "ecn_queues": _nullable(_list(_PRIO, "ECN-marking queues (null: the lossless priorities)",
+                                  max_items=8)),
+    "dscp_to_tc": _map({"type": "string", "pattern": r"^([0-9]|[1-5][0-9]|6[0-3])$",
+                        "description": "a DSCP 0-63"}, _PRIO,
+                       "extra DSCP -> TC entries (unlisted DSCPs go to TC 0)"),
+    "cnp_scheduler": _enum(("strict", "dwrr"), "scheduler of the CNP queue", "strict"),
+}, "QoS plan: DSCP -> TC, lossless, PFC and ECN classes, CNP queue (host-nic.md §1.1)")
+QOS["properties"]["dscp_to_tc"]["default"] = {}
+QOS["properties"]["pfc_priorities"]["default"] = None
+QOS["properties"]["ecn_queues"]["default"] = None
+
+WATCHDOG = _obj({
+    "enabled": _bool("PFC watchdog on every lossless queue", True),
+    "poll_ms": _int(1, 60000, "watchdog poll interval", "ms", 200),
+    "detection_ms": _int(1, 60000, "storm detection time", "ms", 200),
+    "restoration_ms": _int(1, 60000, "restoration time", "ms", 400),
+    "action": _enum(WATCHDOG_ACTIONS, "action on a storm (EOS renders drop or alert as "
+                    "notify-only)", "drop"),
+}, "PFC watchdog (SONiC pfcwd defaults 200/200 ms; restoration 2 x detection)")
+
+ECMP = _obj({
+    "hash_fields": _list(_enum(HASH_FIELDS, "hash field"), "ECMP hash fields",
+                         default=["src_ip", "dst_ip", "ip_protocol", "l4_src_port",
+                                  "l4_dst_port"]),
+    "seeds": _obj({"leaf": _int(0, 5, "leaf hash seed", default=1),
+                   "spine": _int(0, 5, "spine hash seed", default=2),
+                   "superspine": _int(0, 5, "super-spine hash seed", default=3)},
+                  "hash seed per tier against polarization: EOS renders it (ip load-sharing "
+                  "trident, 0-5); SONiC derives its own from the switch type"),
+    "adaptive_routing": _bool("dynamic load balancing / adaptive routing where the platform "
+                              "renders it", False),
+    "qps_per_connection": _int(1, 128, "NCCL QPs per connection", default=4),
+}, "ECMP hashing and load balancing")
+
+_GROUP = names.pattern("group")
+FABRIC = _obj({
+    "name": _name("device", "fabric name", "fabric"),
+    "design": _enum(DESIGNS, "host wiring: NIC i to rail leaf i, or all NICs on one leaf pair",
+                    "rail_optimized"),
+    "nics_per_host": _int(1, 16, "RoCE NICs per GPU host", default=8),
+    "rail_group_leaves": _nullable(_int(1, 4096, "leaves per rail group (null: min(NICs, "
+                                        "leaves))")),
+    "groups": _obj(dict((key, _name("group", "inventory group of the %s" % what, default))
+                        for key, what, default in (
+                            ("spines", "spines", "spines"), ("leaves", "leaves", "leaves"),
+                            ("hosts", "GPU hosts", "gpu_hosts"),
+                            ("leaf_pairs", "leaf pairs (child groups)", "leaf_pairs"),
+                            ("superspines", "super-spines", "superspines"),
+                            ("pods", "pods (child groups)", "pods"),
+                            ("planes", "planes (child groups)", "planes"))),
+                   "inventory group names"),
+    "addressing": _obj({
+        "loopbacks": _name("ipv4_prefix", "pool of switch loopbacks (/32 each)",
+                           "198.18.0.0/24"),
+        "fabric_p2p": _name("ipv4_prefix", "pool of switch-switch /31s", "198.18.8.0/21"),
+        "host_p2p": _name("ipv4_prefix", "pool of leaf-NIC /31s", "198.18.64.0/18"),
+    }, "IPv4 address pools"),
+    "asn": _obj({
+        "spine": _int(1, MAX_ASN, "spine ASN (three tiers: + pod index)", default=65100),
+        "spine_scheme": _enum(ASN_SCHEMES, "spines share one ASN (RFC 7938) or one each",
+                              "shared"),
+        "leaf_first": _int(1, MAX_ASN, "ASN of the first leaf (+ leaf index)", default=65101),
+        "allowas_in": _bool("neighbor allowas-in 1 on every session", False),
+        "superspine": _int(1, MAX_ASN, "super-spine ASN", default=65000),
+        "superspine_scheme": _enum(ASN_SCHEMES, "super-spines share one ASN or one each",
+                                   "shared"),
+    }, "eBGP ASN plan"),
+    "routing": _obj({
+        "advertise": _enum(("specific",), "what leaves announce: loopback and host /31s",
+                           "specific"),
+        "maximum_paths": _int(1, 512, "BGP maximum-paths", default=64),
+    }, "BGP routing"),
+    "host_link": _link("leaf-NIC links", 400, 3, "dac"),
+    "fabric_link": _link("leaf-spine links", 400, 30, "fiber"),
+    "superspine_link": _link("spine-super-spine links", 400, 100, "fiber"),
+    "links_per_leaf_spine": _nullable(_int(1, 64, "parallel links per leaf-spine pair "
+                                           "(null: enough for 1:1)")),
+    "links_per_spine_superspine": _nullable(_int(1, 64, "parallel links per spine-super-spine "
+                                                 "pair (null: from the oversubscription)")),
+    "switch_ports": _int(2, 1024, "front-panel ports per switch", default=64),
+    "port_name_step": _obj({"sonic": _enum((1, 2, 4, 8), "SONiC Ethernet<n> step", 8),
+                            "eos": _enum((1,), "EOS ports are Ethernet<cage>/1", 1)},
+                           "port naming"),
+    "mtu": _obj(dict((tier, dict(_MTU, description="%s MTU" % tier, default=default))
+                     for tier, default in (("host", 9000), ("leaf", 9216), ("spine", 9216),
+                                           ("superspine", 9216))), "MTU per tier"),
+    "qos": QOS,
+    "pfc_watchdog": WATCHDOG,
+    "ecmp": ECMP,
+    "max_oversubscription": _num(1, 64, "leaf tier: host Gb/s over uplink Gb/s", ":1", 1.0),
+    "max_oversubscription_above_pod": _num(1, 64, "spine tier: leaf Gb/s over super-spine "
+                                           "Gb/s", ":1", 1.0),
+    "host": _obj({
+        "sysctls": _map({"type": "string", "pattern": names.pattern("sysctl"),
+                         "x-grammar": "sysctl", "description": "a sysctl name"},
+                        {"type": ["integer", "string"], "pattern": names.pattern("sysctl_value"),
+                         "x-grammar": "sysctl_value", "description": "a sysctl value"},
+                        "sysctls of every GPU host (merged over the defaults)"),
+        "socket_ifname": _name("netdev", "interface NCCL bootstraps over", "eth0"),
+    }, "GPU host settings"),
+}, "the fabric-wide design (group_vars/all)")
+FABRIC["properties"]["host"]["properties"]["sysctls"]["default"] = {
+    "net.ipv4.conf.all.arp_ignore": 2, "net.ipv4.conf.all.arp_announce": 2,
+    "net.ipv4.conf.all.rp_filter": 2}
+for _key in ("rail_group_leaves", "links_per_leaf_spine", "links_per_spine_superspine"):
+    FABRIC["properties"][_key]["default"] = None
+
+_ASIC_TABLE = _obj({
+    "cell_size": _int(32, 1024, "cell size", "bytes"),
+    "pipeline_latency_kb": _num(0, 1024, "pipeline latency", "KiB", above=True),
+    "mac_phy_delay_kb": _num(0, 64, "MAC/PHY delay", "KiB"),
+    "peer_response_time_kb": _num(0, 64, "peer response (speeds without pause quanta)", "KiB"),
+    "kb_on_tile": _bool("Spectrum-4/5 tile term"),
+    "xoff_extra_kb": _num(0, 1024, "extra xoff (Spectrum-6)", "KiB"),
+}, "SONiC STATE_DB ASIC_TABLE of a Spectrum ASIC", required=("cell_size", "pipeline_latency_kb",
+                                                             "mac_phy_delay_kb"))
+
+ASIC_OVERRIDES = _obj({
+    "vendor": _enum(("broadcom", "nvidia"), "ASIC vendor"),
+    "total_buffer_bytes": _int(1, MAX_BUFFER_BYTES, "packet buffer", "bytes"),
+    "cell_bytes": _int(32, 1024, "buffer cell", "bytes"),
+    "headroom_semantics": _enum(sorted(catalog.HEADROOM_SEMANTICS), "how headroom is reserved"),
+    "pipeline_latency_bytes": _num(0, 1048576, "pipeline latency", "bytes"),
+    "mac_phy_delay_bytes": _num(0, 1048576, "MAC/PHY delay", "bytes"),
+    "serdes_lane_gbps": _enum((10, 25, 50, 100, 200), "SerDes lane rate in Gb/s"),
+    "port_speeds_gbps": _list(_SPEED, "supported port speeds"),
+    "caveat": _name("text", "a note shown in the device document"),
+    "sonic_asic_table": _ASIC_TABLE,
+    "shared_headroom_pool_bytes": _int(1, MAX_BUFFER_BYTES, "shared headroom pool", "bytes"),
+}, "catalog facts of this switch's ASIC, replaced (the override becomes the fact's source)")
+
+LOSSLESS = _obj({
+    "model": _enum(HEADROOM_MODELS, "headroom model", "ieee"),
+    "trigger_fraction": _num(0, 0.99, "shared-pool fill at which one PG pauses", above=True,
+                             default=2.0 / 3),
+    "trigger_mode": _enum(TRIGGER_MODES, "dynamic (alpha) or static threshold", "dynamic"),
+    "over_subscribe_ratio": _num(1, 64, "shared headroom pool over-subscription", ":1", 1),
+    "lossy_reserved_per_port_bytes": _int(0, 10 ** 7, "lossy reservation per port", "bytes"),
+    "sonic": _obj({
+        "lossless_mtu_bytes": _int(64, 9216, "LOSSLESS_TRAFFIC_PATTERN mtu", "bytes"),
+        "small_packet_pct": _num(0, 100, "LOSSLESS_TRAFFIC_PATTERN small_packet_percentage",
+                                 "%"),
+        "revision": _enum(SONIC_REVISIONS, "buffer_headroom_mellanox.lua revision"),
+    }, "sonic-nvidia model knobs"),
+    "ecn": _obj({
+        "kmin_bytes": _int(1, 2 ** 31, "ECN Kmin", "bytes"),
+        "kmax_bytes": _int(1, 2 ** 31, "ECN Kmax", "bytes"),
+        "pmax": _num(0.01, 1, "marking probability at Kmax (whole percent on the wire)"),
+    }, "ECN overrides (checked against the pause points)"),
+    "xon_offset_bytes": _int(0, 16 * 2 ** 20, "XON hysteresis below the pause point", "bytes"),
+}, "lossless buffer settings of this switch")
+
+LINK_OVERRIDE = _obj({
+    "cable_m": dict(_CABLE, description="cable length of this link (both ends)"),
+    "speed_gbps": dict(_SPEED, description="speed of this link (both ends)"),
+    "media": dict(_MEDIA, description="medium of this link (both ends)"),
+    "mtu_bytes": dict(_MTU, description="MTU of this link (both ends of a switch link)"),
+    "address": dict(_P2P, description="this end's /31 (the other end takes the other half)"),
+    "state": _enum(("up", "down"), "admin state of this end"),
+    "headroom_bytes": _int(1, 16 * 2 ** 20, "headroom (xoff) pinned on this port", "bytes"),
+    "lanes": _name("lanes", "SerDes lanes of this port"),
+    "alias": _name("alias", "SONiC alias of this port"),
+}, "one link, named by this switch's port")
+
+NIC_OVERRIDE = _obj({
+    "name": _name("netdev", "interface name"),
+    "leaf": _name("device", "leaf this NIC is cabled to"),
+    "port": _name("port", "leaf port this NIC is cabled to"),
+    "cable_m": dict(_CABLE, description="cable length to the leaf"),
+    "address": dict(_P2P, description="the NIC's /31 (the leaf takes the other half)"),
+    "mtu_bytes": dict(_MTU, description="NIC MTU"),
+    "qos": QOS,
+}, "one NIC, by index")
+
+COMMON_VARS = {
+    "roce_fabric": FABRIC,
+    "roce_deploy": _bool("touch devices (false: plan, check and render only)", False),
+    "roce_roll_batch": _int(1, 64, "leaves rolled at once (a pair: 2)", default=2),
+    "roce_roll_spine_batch": _int(1, 64, "spines deployed at once", default=1),
+}
+SWITCH_VARS = {
+    "roce_asic": _enum(sorted(catalog.ASICS), "switch ASIC (catalog)"),
+    "roce_platform": _enum(PLATFORMS, "network OS rendered for"),
+    "roce_asn": _int(1, MAX_ASN, "this switch's ASN (default from roce_fabric.asn)"),
+    "roce_loopback": dict(_LOOPBACK, description="this switch's loopback /32"),
+    "roce_port_count": _int(2, 1024, "front-panel ports (default roce_fabric.switch_ports)"),
+    "roce_qos": dict(QOS, description="QoS overrides merged over roce_fabric.qos"),
+    "roce_pfc_watchdog": dict(WATCHDOG, description="watchdog overrides merged over "
+                              "roce_fabric.pfc_watchdog"),
+    "roce_ecmp": dict(ECMP, description="ECMP overrides merged over roce_fabric.ecmp"),
+    "roce_mtu": dict(_MTU, description="MTU of every port (default roce_fabric.mtu per tier)"),
+    "roce_link_overrides": _map(_name("port", "a port of this switch"), LINK_OVERRIDE,
+                                "per-link overrides by this switch's port name"),
+    "roce_asic_overrides": ASIC_OVERRIDES,
+    "roce_lossless": LOSSLESS,
+}
+HOST_VARS = {
+    "roce_nic_names": {"type": "array", "items": _name("netdev", "interface name"),
+                       "uniqueItems": True, "minItems": 1,
+                       "description": "RoCE interface names in NIC order (default rdma0..)"},
+    "roce_rail_group": _int(0, 4095, "rail group of this host (default by host order)"),
+    "roce_nic_overrides": _map({"type": "string", "pattern": r"^[0-9]{1,2}$",
+                                "description": "a NIC index"}, NIC_OVERRIDE,
+                               "per-NIC overrides by index"),
+}
+REQUIRED_SWITCH_VARS = ("roce_asic", "roce_platform")
+
+
+def host_schema(kind):
+    """The JSON Schema of one host's roce_* variables: ``kind`` is switch or host."""
+    props = dict(COMMON_VARS)
+    props.update(SWITCH_VARS if kind == "switch" else HOST_VARS)
+    out = _obj(props, "roce_* variables of a %s" % ("switch" if kind == "switch" else
+                                                     "GPU host"),
+               REQUIRED_SWITCH_VARS if kind == "switch" else ())
+    out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return out
+
+
+def defaults(schema):
+    """The default value a schema documents: ``default``, or an object of its children's."""
+    if "default" in schema:
+        return copy.deepcopy(schema["default"])
+    if schema.get("type") == "object" and "properties" in schema:
+        return dict((key, defaults(child)) for key, child in schema["properties"].items()
+                    if "default" in child or child.get("type") == "object")
+    return None
+
+
+def fabric_defaults():
+    return defaults(FABRIC)
+
+
+def variables():
+    """(variable, schema, applies to) of every top-level variable, in documentation order."""
+    out = [(k, v, "all hosts") for k, v in COMMON_VARS.items()]
+    out += [(k, v, "switches") for k, v in SWITCH_VARS.items()]
+    out += [(k, v, "GPU hosts") for k, v in HOST_VARS.items()]
+    return out

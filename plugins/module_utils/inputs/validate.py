@@ -1,0 +1,338 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The gate in front of the plan: every inventory value checked against schema.py.
+
+JSON Schema (the ``jsonschema`` reference implementation) checks types, ranges, enums, name
+grammars and unknown keys; this module turns its errors into one line each that names the host,
+the field, the value and what is allowed, with a "did you mean" for misspelled keys. Values are
+first made plain (Ansible's tagged strings and dicts become str and dict), so nothing past the
+gate meets a type it does not expect. Cross-host rules live here too: one ``roce_fabric`` for
+the whole inventory, every planned host in exactly one tier, host names of the device grammar.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import difflib
+import math
+import re
+
+try:
+    import jsonschema
+    from jsonschema import validators as _validators
+except ImportError:   # reported by validate_inventory, before anything is planned
+    jsonschema = None
+
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import names, schema
+
+MAX_LINES = 25          # error lines shown; the rest are counted
+TIERS = (("superspine", "superspines"), ("spine", "spines"), ("leaf", "leaves"),
+         ("host", "hosts"))
+_PATTERNS = {}
+
+
+def _fullmatch(validator, pattern, instance, _schema):
+    """``pattern`` must match the whole string: Python's ``$`` also matches before a final
+    newline, which would let ``"leaf1\\n"`` through."""
+    if not isinstance(instance, str):
+        return
+    regex = _PATTERNS.get(pattern)
+    if regex is None:
+        regex = _PATTERNS[pattern] = re.compile(pattern)
+    if regex.fullmatch(instance) is None:
+        yield jsonschema.ValidationError("%r does not match %r" % (instance, pattern))
+
+
+_VALIDATORS = {}
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _validator(kind):
+    """The validator of a host kind (switch, host), or of a sub-schema object."""
+    key = kind if isinstance(kind, str) else id(kind)
+    if key not in _VALIDATORS:
+        doc = schema.host_schema(kind) if isinstance(kind, str) else kind
+        cls = _validators.extend(_validators.validator_for({"$schema": _DRAFT}),
+                                 {"pattern": _fullmatch})
+        _VALIDATORS[key] = cls(doc)
+    return _VALIDATORS[key]
+
+
+def check_value(sub, value, field, host=None):
+    """``value`` made plain and checked against schema ``sub`` (for callers outside the
+    inventory gate, such as filters); raises RoceInputErrors with paths under ``field``."""
+    if jsonschema is None:
+        raise errors.RoceInputError("python", "jsonschema", "installed on the controller "
+                                    "(pip install jsonschema)")
+    value = plain(value, field, host)
+    found = []
+    for error in _validator(sub).iter_errors(value):
+        for path, bad, allowed in _lines(error, host, None):
+            found.append(((field + "." + path) if path else field, bad, allowed, host))
+    if found:
+        raise RoceInputErrors(found)
+    return value
+
+
+def plain(value, field="value", host=None):
+    """A copy of ``value`` made of plain dict, list, str, int, float, bool and None; mapping
+    keys become strings (YAML reads ``26: 3`` with an int key). NaN and infinities are errors."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise errors.RoceInputError(field, value, "a finite number", host)
+        return float(value)
+    if isinstance(value, dict):
+        out = {}
+        for key, child in value.items():
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                raise errors.RoceInputError(field, key, "mapping keys that are names or "
+                                            "numbers", host)
+            out[str(key)] = plain(child, "%s.%s" % (field, key), host)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [plain(child, "%s[%d]" % (field, i), host) for i, child in enumerate(value)]
+    return value      # any other type: the schema reports it with its type name
+
+
+def path_text(path):
+    out = ""
+    for part in path:
+        out += "[%d]" % part if isinstance(part, int) else ("." if out else "") + str(part)
+    return out
+
+
+def describe(sub):
+    """What a schema allows, in words (the end of an error line)."""
+    if not isinstance(sub, dict):
+        return "nothing (unknown key)"
+    unit = (" " + sub["x-unit"]) if sub.get("x-unit") else ""
+    if "x-grammar" in sub:
+        return names.allowed(sub["x-grammar"])
+    if "enum" in sub:
+        return "one of %s" % ", ".join(str(v) for v in sub["enum"])
+    types = sub.get("type")
+    types = types if isinstance(types, list) else [types]
+    nullable = " or null (derived)" if "null" in types else ""
+    if "integer" in types or "number" in types:
+        kind = "a whole number" if "integer" in types else "a number"
+        lo = sub.get("minimum", sub.get("exclusiveMinimum"))
+        rel = "above" if "exclusiveMinimum" in sub else "from"
+        if lo is not None and "maximum" in sub:
+            return "%s %s %s to %s%s%s" % (kind, rel, _num(lo), _num(sub["maximum"]), unit,
+                                           nullable)
+        return kind + unit + nullable
+    if "boolean" in types:
+        return "true or false"
+    if "array" in types:
+        return "a list of %s%s%s" % (describe(sub.get("items")),
+                                      " (each once)" if sub.get("uniqueItems") else "", nullable)
+    if "object" in types:
+        known = sorted(sub.get("properties", {}))
+        if known:
+            return "a mapping with keys %s" % ", ".join(known)
+        return "a mapping of %s to %s" % (sub.get("propertyNames", {}).get("description", "keys"),
+                                          describe(sub.get("additionalProperties")))
+    if "string" in types:
+        return sub.get("description", "a string")
+    return sub.get("description", "see docs/fabric-and-checks.md")
+
+
+def _num(value):
+    return "{:,}".format(value) if isinstance(value, int) and abs(value) >= 10000 else str(value)
+
+
+def _suggest(key, known):
+    close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
+    return "; did you mean %s?" % close[0] if close else ""
+
+
+def _lines(error, host, kind):
+    """(field, value, allowed) of one jsonschema error."""
+    path = list(error.absolute_path)
+    sub = error.schema
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = sub.get("properties", {})
+        out = []
+        for key in error.instance:
+            if key in known:
+                continue
+            allowed = "unknown key" + _suggest(key, known)
+            if not path and kind:          # a top-level roce_* variable
+                other = schema.HOST_VARS if kind == "switch" else schema.SWITCH_VARS
+                allowed = ("a %s variable: a %s does not read it" % (
+                    "GPU-host" if kind == "switch" else "switch",
+                    "switch" if kind == "switch" else "GPU host")) if key in other else \
+                    "unknown variable" + _suggest(key, known)
+            out.append((path_text(path + [key]), error.instance[key],
+                        allowed + ("" if "did you mean" in allowed else
+                                   " (known: %s)" % ", ".join(sorted(known)))))
+        return out
+    if error.validator == "propertyNames":
+        return [(path_text(path + [error.instance]), error.instance,
+                 describe(sub.get("propertyNames")))]
+    if error.validator == "required":
+        missing = [k for k in sub.get("required", []) if k not in (error.instance or {})]
+        return [(path_text(path + [k]), None, "required: " +
+                 describe(sub["properties"][k])) for k in missing]
+    allowed = describe(sub)
+    if error.validator == "type":
+        allowed += " (got %s)" % _type_name(error.instance)
+    return [(path_text(path), error.instance, allowed)]
+
+
+def _type_name(value):
+    names_ = {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean",
+              int: "a whole number", float: "a number", type(None): "null"}
+    return names_.get(type(value), type(value).__name__)
+
+
+def _host_errors(kind, host, hv, out):
+    validator = _validator(kind)
+    for error in sorted(validator.iter_errors(hv), key=lambda e: list(map(str, e.path))):
+        for field, value, allowed in _lines(error, host, kind):
+            out.append((field, value, allowed, host))
+
+
+def _first_difference(a, b, path=""):
+    """(path, value in a, value in b) of the first place two nested mappings differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), "%s.%s" % (path, key))
+    return path, a, b
+
+
+def tier_groups(fabric):
+    """The inventory groups of the planned tiers, from a ``roce_fabric`` value as given (the
+    defaults where it or its ``groups`` is malformed: the gate reports that itself)."""
+    names_ = dict(schema.fabric_defaults()["groups"])
+    given = fabric.get("groups") if isinstance(fabric, dict) else None
+    if isinstance(given, dict):
+        names_.update((k, v) for k, v in given.items() if k in names_ and isinstance(v, str))
+    return [names_[key] for _kind, key in TIERS]
+
+
+def validate_inventory(groups, hostvars):
+    """Check every planned host's roce_* variables. Returns (fabric, kinds, plain hostvars):
+    ``fabric`` the plain ``roce_fabric`` (or {}), ``kinds`` {host: superspine|spine|leaf|host}.
+    Raises RoceInputErrors listing every problem, one line each."""
+    if jsonschema is None:
+        raise errors.RoceInputError("python", "jsonschema", "installed on the controller "
+                                    "(pip install jsonschema)")
+    found = []
+    first = None
+    for group in ("roce_switches", "all"):
+        for host in groups.get(group, []):
+            if "roce_fabric" in hostvars.get(host, {}):
+                first = host
+                break
+        if first:
+            break
+    fabric = {}
+    if first:
+        fabric = _plain_or_error(hostvars[first]["roce_fabric"], "roce_fabric", first, found)
+        if not isinstance(fabric, dict):
+            found.append(("roce_fabric", fabric, describe(schema.FABRIC), first))
+            fabric = {}
+    group_names = dict(schema.fabric_defaults()["groups"])
+    if not found:
+        errs = []
+        _host_errors("host", first, {"roce_fabric": fabric}, errs)
+        found += errs
+        if not errs:
+            group_names.update(fabric.get("groups") or {})
+    kinds = _kinds(groups, group_names, found)
+    raw_fabric = hostvars[first]["roce_fabric"] if first else None
+    plain_vars = {}
+    memo = {}
+    for host, kind in kinds.items():
+        hv = hostvars.get(host, {})
+        if not names.matches("device", host):
+            found.append(("inventory host name", host, names.allowed("device"), None))
+            continue
+        if "roce_fabric" in hv and hv["roce_fabric"] is not raw_fabric and \
+                hv["roce_fabric"] != raw_fabric:
+            path, theirs, mine = _first_difference(raw_fabric, hv["roce_fabric"])
+            found.append(("roce_fabric" + path, _plain_or_error(mine, "roce_fabric", host, []),
+                          "one roce_fabric for the whole fabric, set once in group_vars/all "
+                          "(%s has %r)" % (first, _plain_or_error(theirs, "roce_fabric", first,
+                                                                   [])), host))
+            continue
+        own = dict((k, v) for k, v in hv.items() if k != "roce_fabric")
+        own = _plain_or_error(own, "vars", host, found)
+        if not isinstance(own, dict):
+            continue
+        role = "switch" if kind != "host" else "host"
+        key = (role, repr(own))
+        if key not in memo:
+            errs = []
+            _host_errors(role, host, own, errs)
+            memo[key] = errs
+            found += errs
+        elif memo[key]:       # the same group variables: count this host under each line
+            found += [err[:3] + (host,) for err in memo[key]]
+        plain_vars[host] = own
+    if found:
+        raise RoceInputErrors(found)
+    return fabric, kinds, plain_vars
+
+
+def _plain_or_error(value, field, host, found):
+    try:
+        return plain(value, field, host)
+    except errors.RoceInputError as exc:
+        found.append((exc.field, exc.value, exc.allowed, exc.host))
+        return None
+
+
+def _kinds(groups, group_names, found):
+    """{host: tier} for every host of the tier groups; a host in two tiers is an error."""
+    kinds, where = {}, {}
+    for kind, key in TIERS:
+        group = group_names[key]
+        for host in groups.get(group) or []:
+            if host in kinds and kinds[host] != kind:
+                found.append(("inventory", host, "a host in one tier only (in groups %s and %s)"
+                              % (where[host], group), host))
+                continue
+            kinds[host], where[host] = kind, group
+    return kinds
+
+
+class RoceInputErrors(errors.RoceInputError):
+    """Several input errors, one line each (identical lines from shared group variables are
+    reported once, with the number of hosts that carry them)."""
+
+    def __init__(self, found):
+        groups = {}
+        for item in found:
+            key = (item[0], repr(item[1]), item[2])
+            if key in groups:
+                groups[key][1] += 1
+            else:
+                groups[key] = [item, 0]
+        self.lines = []
+        for (field, value, allowed, host), more in groups.values():
+            label = "%s and %d more host%s" % (host, more, "s" if more > 1 else "") if more \
+                else host
+            line = errors.RoceInputError(field, value, allowed, label)
+            line.first_host = host
+            self.lines.append(line)
+        first = self.lines[0]
+        super(RoceInputErrors, self).__init__(first.field, first.value, first.allowed,
+                                              first.host)
+
+    def __str__(self):
+        shown = [str(e) for e in self.lines[:MAX_LINES]]
+        if len(self.lines) > MAX_LINES:
+            shown.append("... and %d more" % (len(self.lines) - MAX_LINES))
+        return "\n".join(shown)
