@@ -11,7 +11,9 @@ import os
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan as plan_utils, render
+from ansible_collections.roce.fabric.plugins.module_utils import (
+    errors, plan as plan_utils, render)
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 
 MAX_DIFF_LINES = 200   # per file, so a first render of a big fabric stays readable
 CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
@@ -48,8 +50,12 @@ class ActionModule(ActionBase):
         scratch = self._task.check_mode and bool(args.get("check_copy"))
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
         changed, diffs = [], []
-        with plan_utils.gc_paused():
-            self._render(plan, switches, outputs, root, files_dir, scratch, changed, diffs)
+        try:
+            with plan_utils.gc_paused():
+                self._render(plan, switches, outputs, root, files_dir, scratch, changed, diffs)
+        except errors.RoceInputError as exc:     # a path that would leave output_dir
+            return dict(result, failed=True, msg="roce.fabric.render: %s; nothing more written"
+                        % exc)
         written = 0 if self._task.check_mode else len(changed)
         result.update(changed=bool(changed), rendered=len(switches), changed_files=changed,
                       output_dir=root, files_dir=files_dir, written=written)
@@ -60,9 +66,10 @@ class ActionModule(ActionBase):
     def _render(self, plan, switches, outputs, root, files_dir, scratch, changed, diffs):
         for name in switches:
             for rel, text in sorted(render.render_switch(plan["devices"][name], outputs).items()):
-                path = os.path.join(root, rel)
+                # Names passed the grammar at the gate; the paths are confined all the same.
+                path = names.confined_path(root, rel)
                 if scratch:
-                    _write(os.path.join(files_dir, rel), text)
+                    _write(names.confined_path(files_dir, rel), text)
                 old = None
                 if os.path.exists(path):
                     with open(path) as handle:

@@ -220,7 +220,16 @@ def build_fabric(groups, hostvars):
     if fabric_numbers.netaddr is None:
         raise errors.RoceInputError("python", "netaddr", "installed on the controller "
                                     "(pip install netaddr)")
-    raw, _kinds, hostvars = validate.validate_inventory(groups, hostvars)
+    raw, _kinds, hostvars, fabric_host = validate.validate_inventory(groups, hostvars)
+    try:
+        return _build(groups, hostvars, raw)
+    except errors.RoceInputError as exc:
+        if exc.host is None and str(exc.field).startswith("roce_fabric"):
+            exc.host = fabric_host      # a fabric-wide value: name where roce_fabric is set
+        raise
+
+
+def _build(groups, hostvars, raw):
     s = _fabric_settings(raw)
     fab = Fabric(s)
     fab.hostvars = hostvars

@@ -79,7 +79,9 @@ def _want(wanted, link, key, value, host, field):
 
 def pair_addresses(fab, netaddr):
     """Give each end whose peer's address was set the other half of that /31; check ends that
-    both were set share one /31. Runs before the pools hand out the rest."""
+    both were set share one /31. Runs before the pools hand out the rest. Derived addresses are
+    remembered with the field they came from (fab.derived_addresses), for clash messages."""
+    fab.derived_addresses = {}
     for kind, a, b in fab.links:
         if a.address is None and b.address is None:
             continue
@@ -94,6 +96,7 @@ def pair_addresses(fab, netaddr):
             end, host, field, ip = given[0]
             other = a if end is b else b
             other.address = "%s/31" % netaddr.IPAddress(int(ip) ^ 1)
+            fab.derived_addresses[id(other.address)] = (host, field)
             continue
         (_, host_a, field_a, ip_a), (_, host_b, field_b, ip_b) = given
         if int(ip_a) >> 1 != int(ip_b) >> 1 or ip_a == ip_b:

@@ -22,9 +22,13 @@ class _Pool:
 
     def __init__(self, field, cidr, step):
         try:
-            self.net = netaddr.IPNetwork(cidr)
+            self.net = netaddr.IPNetwork(cidr, version=4)
         except (netaddr.AddrFormatError, TypeError, ValueError):
-            raise errors.RoceInputError(field, cidr, "an IPv4 or IPv6 prefix such as 198.18.0.0/24")
+            raise errors.RoceInputError(field, cidr, "an IPv4 prefix such as 198.18.0.0/24 "
+                                        "(IPv6 fabrics are not supported)")
+        if self.net.ip != self.net.network:
+            raise errors.RoceInputError(field, cidr, "a prefix on its network boundary (%s)"
+                                        % self.net.cidr)
         self.field, self.step, self.next = field, step, 0
         self.prefixlen = (32 if self.net.version == 4 else 128) - (1 if step == 2 else 0)
         self.first, self.last = self.net.first, self.net.last
@@ -57,6 +61,9 @@ def assign(fab, schemes):
     asn = s["asn"]
     pools = s["addressing"]
     loop = _Pool("roce_fabric.addressing.loopbacks", pools["loopbacks"], 1)
+    fabric_pool = _Pool("roce_fabric.addressing.fabric_p2p", pools["fabric_p2p"], 2)
+    host_pool = _Pool("roce_fabric.addressing.host_p2p", pools["host_p2p"], 2)
+    _check_pools_apart((loop, fabric_pool, host_pool))
     errors.choice("roce_fabric.asn.superspine_scheme", asn["superspine_scheme"], schemes)
     for sw in fab.all_switches():
         auto = loop.take()
@@ -73,8 +80,6 @@ def assign(fab, schemes):
         sw.asn = errors.number("roce_asn", sw.vars.get("roce_asn", default), 1, 4294967295, "",
                                sw.name, integer=True)
     _check_asns(fab)
-    fabric_pool = _Pool("roce_fabric.addressing.fabric_p2p", pools["fabric_p2p"], 2)
-    host_pool = _Pool("roce_fabric.addressing.host_p2p", pools["host_p2p"], 2)
     overridden = set(id(sw.loopback) for sw in fab.switches.values()
                      if "roce_loopback" in sw.vars)
     for kind, a, b in fab.links:
@@ -90,12 +95,18 @@ def assign(fab, schemes):
         else:
             a.peer_address = b.address
             b.gateway = a.address
-    # Addresses from one pool never repeat; only inventory-given addresses or pools that overlap
-    # can collide, and then every address is checked (a 100k-GPU fabric has a million).
-    pools = (loop, fabric_pool, host_pool)
-    if overridden or any(x.first <= y.last and y.first <= x.last
-                         for i, x in enumerate(pools) for y in pools[i + 1:]):
+    # Addresses from one pool never repeat and pools may not overlap; only inventory-given
+    # addresses can collide, and then every address is checked (a 100k-GPU fabric has a million).
+    if overridden:
         _check_unique_addresses(fab, overridden)
+
+
+def _check_pools_apart(pools):
+    for i, x in enumerate(pools):
+        for y in pools[i + 1:]:
+            if x.first <= y.last and y.first <= x.last:
+                raise errors.RoceInputError(y.field, str(y.net), "a prefix apart from %s (%s)"
+                                            % (x.field, x.net))
 
 
 def _asn_group(fab, sw):
@@ -133,29 +144,42 @@ def _check_asns(fab):
 
 
 def _check_unique_addresses(fab, overridden):
-    seen = {}
+    """Every address once. Given addresses are claimed first, so a clash is always reported
+    on an address the inventory set (pool addresses never clash with each other), naming the
+    other holder; an address derived from the other end of a /31 names that end's field."""
+    derived = getattr(fab, "derived_addresses", {})
+    entries = []
     for sw in fab.all_switches():
-        _claim(seen, sw.loopback, "roce_loopback", sw.name, overridden)
+        entries.append((sw.loopback, "roce_loopback", sw.name, "%s loopback" % sw.name))
         for p in sw.ports.values():
-            _claim(seen, p.address, "roce_link_overrides.%s.address" % p.name, sw.name,
-                   overridden)
+            entries.append((p.address, "roce_link_overrides.%s.address" % p.name, sw.name,
+                            "%s %s" % (sw.name, p.name)))
     for host, nics in fab.hosts:
         for nic in nics:
-            _claim(seen, nic.address, "roce_nic_overrides.%d.address" % nic.index, host,
-                   overridden)
+            entries.append((nic.address, "roce_nic_overrides.%d.address" % nic.index, host,
+                            "%s %s" % (host, nic.name)))
+    entries.sort(key=lambda e: id(e[0]) not in overridden)
+    seen = {}
+    for addr, field, owner, label in entries:
+        given = id(addr) in overridden
+        if id(addr) in derived:
+            owner, field = derived[id(addr)]
+        if given:
+            _parse(addr, field, owner)
+        ip = addr.split("/")[0]
+        if ip in seen:
+            other = seen[ip]
+            if given:
+                raise errors.RoceInputError(field, addr, "an address used once (%s has it too)"
+                                            % other[2], owner)
+            raise errors.RoceInputError(other[0], other[3], "an address apart from the pools "
+                                        "(the pool gives it to %s too)" % label, other[1])
+        seen[ip] = (field, owner, label, addr)
 
 
-def _claim(seen, addr, field, owner, overridden):
-    if id(addr) in overridden:   # only inventory-given addresses need parsing
-        try:
-            netaddr.IPNetwork(addr)
-            if "/" not in addr:
-                raise ValueError(addr)
-        except (netaddr.AddrFormatError, TypeError, ValueError):
-            raise errors.RoceInputError(field, addr, "an address with prefix length such as "
-                                        "198.18.8.1/31", owner)
-    ip = addr.split("/")[0]
-    if ip in seen:
-        raise errors.RoceInputError(field, addr, "an address used once (also on %s)" % seen[ip],
-                                    owner)
-    seen[ip] = owner
+def _parse(addr, field, owner):
+    try:
+        netaddr.IPNetwork(addr, version=4)
+    except (netaddr.AddrFormatError, TypeError, ValueError):
+        raise errors.RoceInputError(field, addr, "an IPv4 address with its prefix length such "
+                                    "as 198.18.8.1/31", owner)

@@ -20,7 +20,8 @@ def test_ee_build_context():
     assert "ansible-galaxy collection install --offline --no-deps" in steps
     build = os.path.join(context, "_build")
     with open(os.path.join(build, "requirements.txt")) as handle:
-        assert "netaddr==1.3.0" in handle.read()
+        reqs = handle.read()
+    assert "netaddr==1.3.0" in reqs and "jsonschema==4.26.0" in reqs
     with tarfile.open(os.path.join(build, "collections", "roce-fabric.tar.gz")) as tar:
         names = tar.getnames()
     assert "MANIFEST.json" in names

@@ -51,9 +51,9 @@ GRAMMARS = {
     "sysctl_value": (r"^[A-Za-z0-9_ .:-]{1,64}$",
                      "a sysctl value: up to 64 letters, digits, spaces, '.', ':', '_' or '-'"),
     # One-line free text shown in documents (fabric name, catalog caveats).
-    "text": (r"^[A-Za-z0-9 _.,:;()/+%=@#-]{1,300}$",
-             "one line of plain text (letters, digits, spaces and . , : ; ( ) / + % = @ # - _), "
-             "at most 300 characters"),
+    "text": (r"^[A-Za-z0-9 _.,:()+%-]{1,300}$",
+             "one line of plain text (letters, digits, spaces and . , : ( ) + % - _), at most "
+             "300 characters"),
     # IPv4 prefix / address with prefix length. IPv6 is refused on purpose (fabric-and-checks.md).
     "ipv4_prefix": (r"^([0-9]{1,3}\.){3}[0-9]{1,3}/([0-9]|[12][0-9]|3[0-2])$",
                     "an IPv4 prefix such as 198.18.0.0/24 (IPv6 fabrics are not supported)"),

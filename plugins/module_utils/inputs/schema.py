@@ -7,8 +7,8 @@ One document per kind of host: variables every host may carry (``roce_fabric``, 
 switch variables and GPU-host variables. Unknown keys are errors at every level
 (``additionalProperties: false``); names use the grammars of names.py; numbers carry ranges and
 units. The fabric defaults (``fabric_defaults()``) and the input table of
-docs/fabric-and-checks.md are generated from this one document. Extra keywords ``x-unit`` and
-``x-grammar`` are annotations for messages and docs (JSON Schema ignores unknown keywords).
+docs/fabric-and-checks.md are generated from this one document. Extra keywords ``x-unit``,
+``x-grammar`` and ``x-allowed`` annotate messages and docs (JSON Schema ignores them).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -103,9 +103,11 @@ _CABLE = _num(0, 2000, "cable length", "m", above=True)
 _MEDIA = _enum(sorted(catalog.PROPAGATION_NS_PER_M), "cable medium (propagation delay)")
 _MTU = _int(1500, 9216, "MTU", "bytes")
 _P2P = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/31$",
-        "description": "an IPv4 /31 such as 198.18.8.1/31"}
+        "x-allowed": "an IPv4 /31 such as 198.18.8.1/31 (IPv6 is not supported)",
+        "description": "an IPv4 /31"}
 _LOOPBACK = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/32$",
-             "description": "an IPv4 /32 such as 198.18.0.1/32"}
+             "x-allowed": "an IPv4 /32 such as 198.18.0.1/32 (IPv6 is not supported)",
+             "description": "an IPv4 /32"}
 
 
 def _link(desc, speed, cable, media):
@@ -126,7 +128,7 @@ QOS = _obj({
     "ecn_queues": _nullable(_list(_PRIO, "ECN-marking queues (null: the lossless priorities)",
                                   max_items=8)),
     "dscp_to_tc": _map({"type": "string", "pattern": r"^([0-9]|[1-5][0-9]|6[0-3])$",
-                        "description": "a DSCP 0-63"}, _PRIO,
+                        "x-allowed": "a DSCP 0-63", "description": "a DSCP 0-63"}, _PRIO,
                        "extra DSCP -> TC entries (unlisted DSCPs go to TC 0)"),
     "cnp_scheduler": _enum(("strict", "dwrr"), "scheduler of the CNP queue", "strict"),
 }, "QoS plan: DSCP -> TC, lossless, PFC and ECN classes, CNP queue (host-nic.md §1.1)")
@@ -325,7 +327,8 @@ HOST_VARS = {
                        "description": "RoCE interface names in NIC order (default rdma0..)"},
     "roce_rail_group": _int(0, 4095, "rail group of this host (default by host order)"),
     "roce_nic_overrides": _map({"type": "string", "pattern": r"^[0-9]{1,2}$",
-                                "description": "a NIC index"}, NIC_OVERRIDE,
+                                "x-allowed": "a NIC index 0-15", "description": "a NIC index"},
+                               NIC_OVERRIDE,
                                "per-NIC overrides by index"),
 }
 REQUIRED_SWITCH_VARS = ("roce_asic", "roce_platform")

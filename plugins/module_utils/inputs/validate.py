@@ -115,6 +115,8 @@ def describe(sub):
     if not isinstance(sub, dict):
         return "nothing (unknown key)"
     unit = (" " + sub["x-unit"]) if sub.get("x-unit") else ""
+    if "x-allowed" in sub:
+        return sub["x-allowed"]
     if "x-grammar" in sub:
         return names.allowed(sub["x-grammar"])
     if "enum" in sub:
@@ -176,9 +178,8 @@ def _lines(error, host, kind):
                         allowed + ("" if "did you mean" in allowed else
                                    " (known: %s)" % ", ".join(sorted(known)))))
         return out
-    if error.validator == "propertyNames":
-        return [(path_text(path + [error.instance]), error.instance,
-                 describe(sub.get("propertyNames")))]
+    if "propertyNames" in error.schema_path:      # a mapping key of the wrong grammar
+        return [(path_text(path + [error.instance]), error.instance, describe(sub))]
     if error.validator == "required":
         missing = [k for k in sub.get("required", []) if k not in (error.instance or {})]
         return [(path_text(path + [k]), None, "required: " +
@@ -222,9 +223,10 @@ def tier_groups(fabric):
 
 
 def validate_inventory(groups, hostvars):
-    """Check every planned host's roce_* variables. Returns (fabric, kinds, plain hostvars):
-    ``fabric`` the plain ``roce_fabric`` (or {}), ``kinds`` {host: superspine|spine|leaf|host}.
-    Raises RoceInputErrors listing every problem, one line each."""
+    """Check every planned host's roce_* variables. Returns (fabric, kinds, plain hostvars,
+    fabric host): ``fabric`` the plain ``roce_fabric`` (or {}), ``kinds`` {host: superspine|
+    spine|leaf|host}, the host whose roce_fabric it is (or None). Raises RoceInputErrors
+    listing every problem, one line each."""
     if jsonschema is None:
         raise errors.RoceInputError("python", "jsonschema", "installed on the controller "
                                     "(pip install jsonschema)")
@@ -240,8 +242,9 @@ def validate_inventory(groups, hostvars):
     fabric = {}
     if first:
         fabric = _plain_or_error(hostvars[first]["roce_fabric"], "roce_fabric", first, found)
-        if not isinstance(fabric, dict):
-            found.append(("roce_fabric", fabric, describe(schema.FABRIC), first))
+        if fabric is not None and not isinstance(fabric, dict):
+            found.append(("roce_fabric", fabric, "a mapping of the fabric design (got %s)"
+                          % _type_name(fabric), first))
             fabric = {}
     group_names = dict(schema.fabric_defaults()["groups"])
     if not found:
@@ -283,7 +286,7 @@ def validate_inventory(groups, hostvars):
         plain_vars[host] = own
     if found:
         raise RoceInputErrors(found)
-    return fabric, kinds, plain_vars
+    return fabric, kinds, plain_vars, first
 
 
 def _plain_or_error(value, field, host, found):

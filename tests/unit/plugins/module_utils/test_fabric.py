@@ -119,7 +119,9 @@ def test_overlapping_pools_collide(example):
     groups, hv = example
     hv["spine1"]["roce_fabric"]["addressing"]["loopbacks"] = "198.18.8.0/24"
     err = _error(groups, hv)
-    assert "an address used once" in str(err) and err.field.startswith("roce_")
+    assert (err.host, err.field, err.value) == ("spine1", "roce_fabric.addressing.fabric_p2p",
+                                                "198.18.8.0/21")
+    assert "apart from roce_fabric.addressing.loopbacks (198.18.8.0/24)" in str(err)
 
 
 def test_malformed_address(example):
