@@ -9,7 +9,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/.collections
 export PYTEST_ADDOPTS ?= -p no:cacheprovider
 
-.PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden ee clean
+.PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden schema-doc ee clean
 
 setup: $(STAMP) $(LINK)
 
@@ -53,6 +53,10 @@ benchmark: setup
 golden: setup
 	rm -rf tests/golden/example
 	$(BIN)/ansible-playbook site.yml -e switch_output_dir=$(CURDIR)/tests/golden/example
+
+# Regenerate the input-schema and name-grammar tables of docs/fabric-and-checks.md.
+schema-doc: setup
+	$(BIN)/python tools/schema-doc.py
 
 # Execution environment build context (.build/ee/context); build the image with
 # `.venv/bin/ansible-builder build -f execution-environment.yml` where podman or docker runs.

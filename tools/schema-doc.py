@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 """Regenerate the input-schema and name-grammar tables of docs/fabric-and-checks.md from the
-schema itself (plugins/module_utils/inputs/). Usage: tools/schema-doc.py [--check]"""
+schema itself (plugins/module_utils/inputs/). Usage: .venv/bin/python tools/schema-doc.py [--check]"""
 import os
 import sys
 
@@ -15,7 +14,7 @@ with open(DOC) as handle:
 new = schema_doc.update(old)
 if "--check" in sys.argv[1:]:
     if new != old:
-        sys.exit("docs/fabric-and-checks.md is stale: run tools/schema-doc.py")
+        sys.exit("docs/fabric-and-checks.md is stale: run make schema-doc")
 elif new != old:
     with open(DOC, "w") as handle:
         handle.write(new)

@@ -49,6 +49,7 @@ def _origin(hostvars, host, field):
     if Origin is None or not host or host not in hostvars:
         return None
     parts = _PATH_PART.findall(field)
+    tag = None
     try:
         node = hostvars[host][parts[0]]
         tag = Origin.get_tag(node)
@@ -58,8 +59,8 @@ def _origin(hostvars, host, field):
                 key = next((k for k in node if str(k) == str(key)), key)
             node = node[key]
             tag = Origin.get_tag(node) or tag
-    except Exception:   # pylint: disable=broad-except  (a best-effort hint only)
-        node = None
+    except Exception:   # pylint: disable=broad-except
+        pass        # the origin is a best-effort hint only
     if tag is None or not getattr(tag, "path", None):
         return None
     path = tag.path
@@ -90,7 +91,7 @@ class ActionModule(ActionBase):
             result.update(failed=True, msg="roce.fabric.plan: invalid inventory, nothing was "
                           "planned, rendered or pushed:\n%s" % exc)
             return result
-        except Exception as exc:   # pylint: disable=broad-except  (the guard of the plan)
+        except Exception as exc:   # pylint: disable=broad-except
             display.vvv(traceback.format_exc())
             result.update(failed=True, msg="roce.fabric.plan: internal error, a bug in "
                           "roce.fabric rather than in the inventory (%s: %s); nothing was "
@@ -127,7 +128,7 @@ class ActionModule(ActionBase):
                     continue
                 try:
                     inputs[host][key] = hv[key]
-                except Exception as exc:   # pylint: disable=broad-except  (templating)
+                except Exception as exc:   # pylint: disable=broad-except
                     unreadable.append(errors.RoceInputError(
                         key, "(unreadable)", "a value Ansible can template: %s"
                         % str(exc).splitlines()[0], host))

@@ -168,6 +168,25 @@ ASICS = {
         (25, 50, 100, 200, 400, 800), 192, 100, True),
 }
 
+# Switching capacity (LM §2.4 table; [V] rows verified) and SerDes lanes: capacity over the lane
+# rate, checked against the port maps where one was read (research of issue 13: TH5 7060X6
+# lanes 1-512, Spectrum-4 SN5600 lanes 0-511, Spectrum-3 SN4700 lanes 0-255).
+_CAPACITY = {
+    "tomahawk3": (12800, False, False), "tomahawk4": (25600, False, False),
+    "tomahawk5": (51200, True, True), "trident4": (12800, False, False),
+    "jericho2": (9600, False, False), "jericho3": (14400, False, False),
+    "spectrum1": (3200, False, False), "spectrum2": (6400, True, False),
+    "spectrum3": (12800, True, True), "spectrum4": (51200, True, True),
+}
+for _name, (_gbps, _cap_ok, _lanes_ok) in _CAPACITY.items():
+    ASICS[_name]["switching_capacity_gbps"] = Fact(
+        _gbps, "LM §2.4 switching capacity" + ("" if _cap_ok else " [M] (unverified)"), _cap_ok)
+    ASICS[_name]["serdes_lanes"] = Fact(
+        _gbps // ASICS[_name]["serdes_lane_gbps"].value,
+        "capacity / SerDes lane rate"
+        + (", as the platform port map" if _lanes_ok else " (unverified)"), _lanes_ok)
+
+
 # What each platform renders completely, by ASIC family. EOS runs on Broadcom only, and its
 # buffer lines here are the Strata MMU profile ('platform trident mmu', eos-and-avd.md §2).
 # Jericho (VOQ, HBM) is refused everywhere: no VOQ thresholds are rendered, so a plan for it

@@ -178,22 +178,27 @@ def check_link_consistency(fab, devices):
 
 
 def check_device_classes(fab, devices):
-    """On each device: RoCE DSCP -> TC == lossless == PFC == ECN queues; CNP strict and lossy."""
+    """On each device: PFC == lossless priorities (pfc-match); RoCE DSCP -> TC == lossless ==
+    ECN queues (lossless-class-match); CNP strict and lossy (cnp-strict-lossy)."""
     out = []
     for dev in devices.values():
         qos_list = [("qos", dev["qos"])] if dev["kind"] == "switch" else \
             [(n["name"], n["qos"]) for n in dev["nics"]]
         for where, q in qos_list:
             lossless = q["lossless_priorities"]
-            if not (q["pfc_priorities"] == lossless and [q["roce_tc"]] == lossless
+            if q["pfc_priorities"] != lossless:
+                out.append(_v("pfc-match", "ERROR", dev["name"], where,
+                              "PFC on priorities %s, but the lossless priorities (with "
+                              "headroom) are %s" % (q["pfc_priorities"], lossless),
+                              "enable PFC on exactly the lossless priorities",
+                              pfc=q["pfc_priorities"], lossless=lossless))
+            if not ([q["roce_tc"]] == lossless
                     and (dev["kind"] == "host" or q["ecn_queues"] == lossless)):
                 out.append(_v("lossless-class-match", "ERROR", dev["name"], where,
-                              "RoCE DSCP %d -> TC %d, lossless %s, PFC %s, ECN queues %s differ"
-                              % (q["roce_dscp"], q["roce_tc"], lossless, q["pfc_priorities"],
-                                 q["ecn_queues"]),
-                              "map the RoCE DSCP to the one lossless TC with PFC and ECN on it",
-                              roce_tc=q["roce_tc"], lossless=lossless,
-                              pfc=q["pfc_priorities"], ecn=q["ecn_queues"]))
+                              "RoCE DSCP %d -> TC %d, lossless %s, ECN queues %s differ"
+                              % (q["roce_dscp"], q["roce_tc"], lossless, q["ecn_queues"]),
+                              "map the RoCE DSCP to the one lossless TC with ECN on it",
+                              roce_tc=q["roce_tc"], lossless=lossless, ecn=q["ecn_queues"]))
             cnp = q["cnp_tc"]
             if cnp in q["pfc_priorities"] or cnp in q["ecn_queues"] or \
                     q["cnp_scheduler"] != "strict":

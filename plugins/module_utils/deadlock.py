@@ -215,8 +215,8 @@ def check_deadlock(fab, devices):
         first = finding["cycle"][0]
         out.append(_v("pfc-deadlock", "ERROR", first[0],
                       ports.get((first[0], first[1]), finding["scenario"]),
-                      "cyclic buffer dependency (%s, %s): %s" % (finding["scenario"], scope,
-                                                                  cycle),
+                      "cyclic buffer dependency (%s, %s): %s"
+                      % (finding["scenario"], scope, cycle),
                       "keep routing valley-free: one ASN per tier (RFC 7938; per pod for "
                       "three-tier spines), no allowas-in, or more parallel links",
                       cycle=[list(n) for n in finding["cycle"]], scenario=finding["scenario"]))

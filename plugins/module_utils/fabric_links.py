@@ -98,7 +98,7 @@ def pair_addresses(fab, netaddr):
             other.address = "%s/31" % netaddr.IPAddress(int(ip) ^ 1)
             fab.derived_addresses[id(other.address)] = (host, field)
             continue
-        (_, host_a, field_a, ip_a), (_, host_b, field_b, ip_b) = given
+        (_end_a, host_a, field_a, ip_a), (_end_b, host_b, field_b, ip_b) = given
         if int(ip_a) >> 1 != int(ip_b) >> 1 or ip_a == ip_b:
             raise errors.RoceInputError(
                 field_b, b.address, "the other half of the /31 that %s %s = %s sets (%s), or "

@@ -23,7 +23,6 @@ except ImportError:   # optional speed-up, identical output without it
 from ansible_collections.roce.fabric.plugins.module_utils import render_eos, render_sonic
 
 
-
 # Sub-trees identical switches share in the plan (QoS, ECMP, watchdog, buffer) are emitted once
 # per indent and reused, keyed by object id (the object is kept, so the id cannot be reused
 # while cached); lossless profiles are keyed by their content.

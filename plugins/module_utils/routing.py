@@ -212,6 +212,6 @@ def describe_cycle(cycle, priority, port_of=None):
     hops = []
     for router, frm in cycle:
         port = port_of(router, frm) if port_of and frm else None
-        hops.append("%s (in from %s%s, prio %s)" % (router, frm or "hosts",
-                                                     " on %s" % port if port else "", priority))
+        where = " on %s" % port if port else ""
+        hops.append("%s (in from %s%s, prio %s)" % (router, frm or "hosts", where, priority))
     return " -> ".join(hops + [hops[0]])

@@ -18,11 +18,18 @@ description:
   - Builds the fabric model from the inventory (spines, leaf pairs, GPU hosts and their NICs,
     links, addresses, ASNs), derives every device's intent (per-port PFC headroom, pause point
     and ECN thresholds, QoS maps and queues, BGP and ECMP, PFC watchdog, host NIC settings) and
-    runs the fabric-wide checks (ECN before PFC, XON below XOFF, headroom against the bytes in
-    flight on that very link, buffer budget, PFC/DSCP/lossless sets equal on both ends of every
-    link, CNP on a strict lossy queue, MTU chain, PFC watchdog, 1:1 oversubscription, ECMP width
-    and efficiency, hash entropy and polarization, PFC deadlock with and without single-link
-    failures).
+    runs the fabric-wide checks (ECN before PFC for one PG and under incast, XON below XOFF,
+    headroom against the bytes in flight on that very link, buffer budget, PFC/DSCP/lossless
+    sets equal on both ends of every link, CNP on a strict lossy queue, MTU chain, PFC watchdog,
+    1:1 oversubscription, ECMP width and efficiency, hash entropy and polarization, PFC deadlock
+    with and without single-link failures). Checks credit only what the rendered configs carry
+    (hash seed and fields, adaptive routing).
+  - Every planned host's C(roce_*) variables pass one input schema first (JSON Schema, the
+    C(jsonschema) library), which checks types, ranges, name grammars and unknown keys at every
+    level, with a "did you mean" for misspellings. A refused inventory fails with one line per problem
+    naming the host or the group (with the file and line the value came from), the field, the
+    value and what is allowed; nothing is planned. An unexpected error is reported as a bug,
+    never as a Python traceback.
   - Always plans every device of the inventory, also under C(--limit); run it with
     C(run_once) and C(register) so it is computed once per run and every host of the play gets
     the result. Each host's part is C(<registered>.plan.devices[inventory_hostname]).
@@ -48,9 +55,12 @@ attributes:
     support: full
     platforms: posix
     description: Runs on the controller only; no device is contacted.
+requirements:
+  - netaddr
+  - jsonschema
 notes:
-  - Inventory variables are documented in the collection README and in
-    C(plugins/module_utils/fabric.py).
+  - Every inventory variable, its type, range and default is listed in
+    C(docs/fabric-and-checks.md), generated from C(plugins/module_utils/inputs/schema.py).
 """
 
 EXAMPLES = r"""

@@ -61,8 +61,61 @@ def test_bad_inventory_fails_clearly(inventory_copy):
     result = run_site("-i", str(inventory_copy / "hosts.yml"))
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "host gpu1: roce_nic_overrides.0.port = 'Ethernet999' is not valid" in output
+    assert ("host_vars/gpu1.yml:1): roce_nic_overrides.0.port = 'Ethernet999' is not valid: "
+            "a port of leaf1a (Ethernet0 .. Ethernet504)") in output
     assert "Traceback" not in output
+
+
+HOSTILE_INVENTORIES = {
+    # a file beside the example inventory -> (its text, lines the refusal must hold)
+    "path escape in a host name": (
+        "hosts2.yml", "all:\n  children:\n    gpu_hosts:\n      hosts:\n        ../../x:\n",
+        ["inventory host name = '../../x' is not valid: a device name"]),
+    "misspelled group variable": (
+        "group_vars/leaf_pair2.yml", "roce_platform: eos\nroce_asic: tomahawk5\n"
+        "roce_link_overides: {Ethernet17/1: {cable_m: 150}}\n",
+        ["group leaf_pair2 (", "group_vars/leaf_pair2.yml:4; host leaf2a and 1 more host): "
+         "roce_link_overides = {'Ethernet17/1': {'cable_m': 150}} is not valid: unknown "
+         "variable; did you mean roce_link_overrides?"]),
+    "speed as text in group_vars/all": (
+        "group_vars/all/speed.yml", None,
+        ["roce_fabric.fabric_link.speed_gbps = '400G' is not valid: one of 10, 25, 40"]),
+    "newline in a NIC name": (
+        "host_vars/gpu2.yml", 'roce_nic_names: [a0, a1, a2, a3, a4, a5, a6, "a7\\nrouter bgp 1"]\n',
+        ["host gpu2 (", "host_vars/gpu2.yml:2): roce_nic_names[7] = 'a7\\nrouter bgp 1' is not "
+         "valid: a Linux interface name"]),
+    "undefined variable in a value": (
+        "host_vars/leaf1b.yml", "roce_mtu: '{{ no_such_variable }}'\n",
+        ["host leaf1b: roce_mtu = '(unreadable)' is not valid: a value Ansible can template"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_INVENTORIES))
+def test_hostile_inventory_is_refused_through_ansible(inventory_copy, tmp_path, case):
+    """Through ansible-playbook: one line naming host or group (with file and line), field,
+    value and what is allowed; no traceback; nothing written anywhere."""
+    rel, text, expected = HOSTILE_INVENTORIES[case]
+    target = inventory_copy / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if text is None:      # edit the fabric in place
+        fabric = (inventory_copy / "group_vars" / "all" / "fabric.yml").read_text()
+        (inventory_copy / "group_vars" / "all" / "fabric.yml").write_text(
+            fabric.replace("fabric_link: {speed_gbps: 400,", "fabric_link: {speed_gbps: 400G,"))
+    else:
+        target.write_text("---\n" + text if not rel.startswith("hosts") else text)
+    sources = ["-i", str(inventory_copy / "hosts.yml")]
+    if rel.startswith("hosts"):
+        sources += ["-i", str(target)]
+    out = tmp_path / "intended"
+    before = sorted(os.listdir(tmp_path))
+    result = run_site(*sources, "-e", "switch_output_dir=%s" % out)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "invalid inventory, nothing was planned, rendered or pushed" in output
+    for piece in expected:
+        assert piece in output, output[-3000:]
+    assert "Traceback" not in output and "internal error" not in output
+    assert sorted(os.listdir(tmp_path)) == before and not out.exists()
 
 
 def test_ansible_plan_equals_python_plan(inventory_data):
@@ -141,7 +194,8 @@ def test_multi_pod_example_plans_and_renders_three_tiers(tmp_path):
             "4 hosts, 16 NICs, 48 links") in result.stdout
     configs = sorted(os.listdir(out / "configs"))
     assert len([c for c in configs if c.endswith((".json", ".cfg"))]) == 20
-    assert "a-ss1.json" in configs and "b-ss1.cfg" in configs    # plane B runs EOS
+    assert "a-ss1.json" in configs and "b-ss1.json" in configs   # super-spines on SONiC
+    assert "a-pod1-leaf1a.cfg" in configs and "b-pod2-spine2.cfg" in configs   # pods on EOS
 
 
 def test_superspine_tag_renders_only_the_super_spines(tmp_path):
@@ -149,4 +203,5 @@ def test_superspine_tag_renders_only_the_super_spines(tmp_path):
     result = run_site("-i", MULTI_POD, "--tags", "superspine", "-e", "switch_output_dir=%s" % out)
     assert result.returncode == 0, result.stdout + result.stderr
     assert sorted(os.listdir(out / "configs")) == [
-        "a-ss1.bgpd.conf", "a-ss1.json", "a-ss2.bgpd.conf", "a-ss2.json", "b-ss1.cfg", "b-ss2.cfg"]
+        "a-ss1.bgpd.conf", "a-ss1.json", "a-ss2.bgpd.conf", "a-ss2.json", "b-ss1.bgpd.conf",
+        "b-ss1.json", "b-ss2.bgpd.conf", "b-ss2.json"]

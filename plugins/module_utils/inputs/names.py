@@ -48,8 +48,9 @@ GRAMMARS = {
     "sysctl": (r"^[a-z0-9_]+(\.[A-Za-z0-9_-]+){1,6}$",
                "a sysctl name such as net.ipv4.conf.all.rp_filter"),
     # A sysctl value: a number or a short word list (no quotes, no shell or file syntax).
-    "sysctl_value": (r"^[A-Za-z0-9_ .:-]{1,64}$",
-                     "a sysctl value: up to 64 letters, digits, spaces, '.', ':', '_' or '-'"),
+    "sysctl_value": (r"^[A-Za-z0-9_.:-]([A-Za-z0-9_ .:-]{0,62}[A-Za-z0-9_.:-])?$",
+                     "a sysctl value: up to 64 letters, digits, inner spaces, '.', ':', '_' or "
+                     "'-'"),
     # One-line free text shown in documents (fabric name, catalog caveats).
     "text": (r"^[A-Za-z0-9 _.,:()+%-]{1,300}$",
              "one line of plain text (letters, digits, spaces and . , : ( ) + % - _), at most "

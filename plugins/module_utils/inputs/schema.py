@@ -338,8 +338,8 @@ def host_schema(kind):
     """The JSON Schema of one host's roce_* variables: ``kind`` is switch or host."""
     props = dict(COMMON_VARS)
     props.update(SWITCH_VARS if kind == "switch" else HOST_VARS)
-    out = _obj(props, "roce_* variables of a %s" % ("switch" if kind == "switch" else
-                                                     "GPU host"),
+    out = _obj(props, "roce_* variables of a %s"
+               % ("switch" if kind == "switch" else "GPU host"),
                REQUIRED_SWITCH_VARS if kind == "switch" else ())
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return out

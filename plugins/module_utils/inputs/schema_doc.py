@@ -38,9 +38,9 @@ def _rows(path, sub, applies, out):
     if sub.get("type") == "object" and "properties" in sub:
         required = set(sub.get("required", ()))
         for key, child in sub["properties"].items():
-            _rows("%s.%s" % (path, key), dict(child, description=child.get("description", "")
-                                               + (" (required)" if key in required else "")),
-                  applies, out)
+            note = " (required)" if key in required else ""
+            _rows("%s.%s" % (path, key),
+                  dict(child, description=child.get("description", "") + note), applies, out)
     elif sub.get("type") == "object" and isinstance(sub.get("additionalProperties"), dict):
         key = "<%s>" % sub["propertyNames"].get("description", "key").split(" ")[-1]
         value = sub["additionalProperties"]

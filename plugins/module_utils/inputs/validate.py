@@ -135,8 +135,8 @@ def describe(sub):
     if "boolean" in types:
         return "true or false"
     if "array" in types:
-        return "a list of %s%s%s" % (describe(sub.get("items")),
-                                      " (each once)" if sub.get("uniqueItems") else "", nullable)
+        once = " (each once)" if sub.get("uniqueItems") else ""
+        return "a list of %s%s%s" % (describe(sub.get("items")), once, nullable)
     if "object" in types:
         known = sorted(sub.get("properties", {}))
         if known:
@@ -265,10 +265,10 @@ def validate_inventory(groups, hostvars):
         if "roce_fabric" in hv and hv["roce_fabric"] is not raw_fabric and \
                 hv["roce_fabric"] != raw_fabric:
             path, theirs, mine = _first_difference(raw_fabric, hv["roce_fabric"])
+            theirs = _plain_or_error(theirs, "roce_fabric", first, [])
             found.append(("roce_fabric" + path, _plain_or_error(mine, "roce_fabric", host, []),
                           "one roce_fabric for the whole fabric, set once in group_vars/all "
-                          "(%s has %r)" % (first, _plain_or_error(theirs, "roce_fabric", first,
-                                                                   [])), host))
+                          "(%s has %r)" % (first, theirs), host))
             continue
         own = dict((k, v) for k, v in hv.items() if k != "roce_fabric")
         own = _plain_or_error(own, "vars", host, found)

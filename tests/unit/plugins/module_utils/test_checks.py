@@ -92,7 +92,8 @@ def test_pfc_priorities_differ_across_a_link(example):
     result = run(groups, hv)
     assert found(result, "pfc-match", "ERROR", "spine1", "leaf1b")     # fabric links
     assert found(result, "pfc-match", "ERROR", "leaf1b", "gpu")        # host links
-    assert found(result, "lossless-class-match", "ERROR", "leaf1b", "qos")
+    assert found(result, "pfc-match", "ERROR", "leaf1b", "qos")        # PFC beyond the lossless
+    assert not found(result, "lossless-class-match")
 
 
 def test_host_marks_roce_on_another_dscp(example):

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan
+from ansible_collections.roce.fabric.plugins.module_utils import plan, render
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema
 
@@ -43,6 +43,7 @@ def _apply(case, groups, hv):
         del hv[item["host"]][item["path"]]
     if "rename" in case:
         old, new = case["rename"]["from"], case["rename"]["to"]
+        new = new.ljust(case["rename"].get("pad_to", 0), "x")
         hv[new] = hv.pop(old)
         for name, members in groups.items():
             if name != "_children":
@@ -71,8 +72,8 @@ def test_bad_inventory_is_refused_with_one_clear_line(example, case):
     hits = [line for line in lines if line.field == want["field"]
             and str(line.host or "").startswith(want["host"])
             and want["allowed"] in str(line)]
-    assert hits, "no line for %s on %s with %r in:\n%s" % (want["field"], want["host"],
-                                                            want["allowed"], text)
+    assert hits, "no line for %s on %s with %r in:\n%s" % (
+        want["field"], want["host"], want["allowed"], text)
 
 
 def test_the_corpus_never_reaches_the_planner(example, monkeypatch):
@@ -92,6 +93,8 @@ def test_the_corpus_never_reaches_the_planner(example, monkeypatch):
 # --- hostile strings in every free-text field ------------------------------------------------
 HOSTILE = ["\n", "\r", ";", "|", "`", "$(", "../", "\0", " ", "'", '"', "\t", "é", "\u202e",
            "{{", "&&", ">"]
+# What no accepted value may hold: line breaks, command and template syntax, quotes.
+LINE_BREAKERS = ["\n", "\r", "\0", "\t", ";", "|", "`", "$", "'", '"', "{", "&", ">", "<", "\\"]
 
 
 def _free_text_fields():
@@ -168,10 +171,20 @@ def test_hostile_text_in_every_free_text_field_is_refused(example, var, path, da
     if var == "roce_fabric" and path[0] == "ecmp":
         return                                   # hash fields are an enum (no free text)
     host = _place(hv, var, path, text)
-    with pytest.raises(RoceInputError) as err:
-        plan.build_plan(groups, hv)
-    message = str(err.value)
-    assert "Traceback" not in message and host in message
+    try:
+        result = plan.build_plan(groups, hv)
+    except RoceInputError as err:
+        message = str(err)
+        assert "Traceback" not in message and host in message
+        return
+    # Accepted: the field's grammar allows these characters (an alias may hold '/' and '.', a
+    # sysctl value inner spaces). It must then be harmless on a config line, and no path.
+    assert not [c for c in LINE_BREAKERS if c in text], text
+    assert text.isascii()
+    for name, dev in result["devices"].items():
+        if dev["kind"] == "switch":
+            for rel in render.render_switch(dev):
+                assert text not in rel
 
 
 def test_every_free_text_field_is_covered():
@@ -203,3 +216,19 @@ def test_output_paths_stay_in_the_output_directory(tmp_path):
     for rel in ("../x", "configs/../../x", "/etc/passwd"):
         with pytest.raises(RoceInputError):
             names.confined_path(root, rel)
+
+
+def test_the_documented_schema_is_the_schema():
+    """docs/fabric-and-checks.md carries the tables tools/schema-doc.py makes from the schema."""
+    from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema_doc
+    doc = os.path.join(HERE, "..", "..", "..", "..", "docs", "fabric-and-checks.md")
+    with open(doc) as handle:
+        text = handle.read()
+    assert schema_doc.update(text) == text, "run make schema-doc"
+
+
+def test_fabric_defaults_come_from_the_schema():
+    from ansible_collections.roce.fabric.plugins.module_utils import fabric
+    assert fabric.FABRIC_DEFAULTS == schema.fabric_defaults()
+    assert fabric.FABRIC_DEFAULTS["qos"]["roce_dscp"] == 26           # host-nic.md §1.1
+    assert fabric.FABRIC_DEFAULTS["pfc_watchdog"]["detection_ms"] == 200   # SONiC pfcwd

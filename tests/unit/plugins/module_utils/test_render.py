@@ -168,8 +168,8 @@ def test_eos_parser_rejects_malformed_blocks(text):
 @pytest.mark.parametrize("platform,asic,reason", [
     ("eos", "spectrum4", "do not run EOS"), ("eos", "jericho2", "VOQ"),
     ("sonic", "jericho3", "VOQ chassis")])
-def test_platform_asic_pairs_rendered_incompletely_are_refused(small_clos, platform, asic,
-                                                                  reason):
+def test_platform_asic_pairs_rendered_incompletely_are_refused(
+        small_clos, platform, asic, reason):
     groups, hv = small_clos()
     hv["spine2"].update({"roce_asic": asic, "roce_platform": platform})
     with pytest.raises(RoceInputError) as err:

@@ -1,0 +1,166 @@
+"""Every rule of docs/fabric-and-checks.md: one seeded fault trips exactly that rule, at the
+device and port it breaks; the bundled and generated clean fabrics trip nothing; the default
+ECN marks satisfy both ECN rules on every catalog ASIC at every port count it can have."""
+import os
+import re
+
+import pytest
+
+from ansible_collections.roce.fabric.plugins.module_utils import (
+    catalog, checks, generate, lossless, plan)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))))
+
+
+def _fabric(hv):
+    return hv["spine1"]["roce_fabric"]
+
+
+def _ecn(hv, host, **marks):
+    hv[host]["roce_lossless"]["ecn"] = marks
+
+
+def _incast_bound(dev):
+    """lossless-math.md §3.2, computed here from the plan's pool and alpha."""
+    trig = dev["buffer"]["trigger"]
+    n = sum(1 for p in dev["ports"] if p["lossless"])
+    return trig["alpha"] * trig["shared_pool_bytes"] / (n * (1 + trig["alpha"]))
+
+
+LEAVES = ("leaf1a", "leaf1b", "leaf2a", "leaf2b")
+
+# rule -> (seed(groups, hv, clean_plan), {(device, location)} the rule must name, exactly).
+SEEDS = {
+    "ecn-before-pfc": (lambda g, hv, p: _ecn(hv, "leaf2a", kmin_bytes=600000,
+                                             kmax_bytes=10 ** 9),
+                       {("leaf2a", "Ethernet1/1")}),
+    "xon-below-xoff": (lambda g, hv, p: hv["spine1"]["roce_lossless"].update(
+        xon_offset_bytes=0), {("spine1", "lossless pool")}),
+    "headroom-covers-flight": (lambda g, hv, p: hv["leaf1a"].update(
+        roce_link_overrides={"Ethernet8": {"headroom_bytes": 20000}}),
+        {("leaf1a", "Ethernet8")}),
+    "buffer-budget": (lambda g, hv, p: hv["leaf2b"].update(
+        roce_asic_overrides={"total_buffer_bytes": 30000000}), {("leaf2b", "buffer")}),
+    "pfc-match": (lambda g, hv, p: hv["gpu4"].update(
+        roce_nic_overrides={"5": {"qos": {"pfc_priorities": [3, 4]}}}),
+        {("gpu4", "rdma5"), ("leaf2a", "Ethernet8/1<->gpu4:rdma5")}),
+    # host ports in host order: gpu1 and gpu2 take leaf1a's Ethernet0-24, gpu3 rdma0 Ethernet32
+    "lossless-class-match": (lambda g, hv, p: hv["gpu3"].update(
+        roce_nic_overrides={"0": {"qos": {"roce_dscp": 24}}}),
+        {("leaf1a", "Ethernet32<->gpu3:rdma0")}),
+    "cnp-strict-lossy": (lambda g, hv, p: hv["leaf1b"].update(
+        roce_qos={"cnp_scheduler": "dwrr"}), {("leaf1b", "qos")}),
+    "mtu-chain": (lambda g, hv, p: hv["gpu1"].update(
+        roce_nic_overrides={"0": {"mtu_bytes": 4000}}), {("gpu1", "rdma0")}),
+    "pfc-watchdog": (lambda g, hv, p: hv["leaf1b"].update(
+        roce_pfc_watchdog={"poll_ms": 500}), {("leaf1b", "pfc watchdog")}),
+    "oversubscription": (lambda g, hv, p: _fabric(hv).update(links_per_leaf_spine=4),
+                         set((leaf, "uplinks") for leaf in LEAVES)),
+    "ecmp-width": (lambda g, hv, p: _fabric(hv).setdefault("routing", {}).update(
+        maximum_paths=8), set((leaf, "router bgp") for leaf in LEAVES)),
+    # two rail groups: rails cross the spines; only the SONiC pair lacks adaptive routing
+    "ecmp-efficiency": (lambda g, hv, p: _fabric(hv).update(rail_group_leaves=2),
+                        {("leaf1a", "uplinks"), ("leaf1b", "uplinks")}),
+    "hash-entropy": (lambda g, hv, p: hv["leaf2b"].update(
+        roce_ecmp={"hash_fields": ["src_ip", "dst_ip", "l4_dst_port"]}),
+        {("leaf2b", "ecmp hash")}),
+    "hash-polarization": (lambda g, hv, p: _fabric(hv)["ecmp"].update(
+        seeds={"leaf": 4, "spine": 4}), {("spine1", "ecmp seed 4")}),
+    "ecn-before-pfc-incast": (lambda g, hv, p: _ecn(
+        hv, "spine2", kmin_bytes=int(_incast_bound(p["devices"]["spine2"])) + 1000,
+        kmax_bytes=int(_incast_bound(p["devices"]["spine2"])) + 400000),
+        {("spine2", "Ethernet1/1")}),
+}
+
+
+def _documented_rules():
+    with open(os.path.join(ROOT, "docs", "fabric-and-checks.md")) as handle:
+        text = handle.read()
+    section = text.split("## 3. The checks")[1].split("## 4.")[0]
+    return re.findall(r"^\| `([a-z-]+)` \| (?:ERROR|WARN)", section, re.M)
+
+
+def test_documented_rules_are_the_checked_rules():
+    assert sorted(_documented_rules()) == sorted(checks.RULE_IDS)
+    assert sorted(list(SEEDS) + ["pfc-deadlock"]) == sorted(checks.RULE_IDS)
+
+
+@pytest.mark.parametrize("rule", sorted(SEEDS))
+def test_a_seeded_fault_trips_exactly_its_rule(example, rule):
+    groups, hv = example
+    clean = plan.build_plan(groups, hv)
+    assert clean["violations"] == []
+    seed, where = SEEDS[rule]
+    seed(groups, hv, clean)
+    result = plan.build_plan(groups, hv)
+    assert set(v["rule"] for v in result["violations"]) == {rule}, result["violations"][:3]
+    assert set((v["device"], v["location"]) for v in result["violations"]) == where
+
+
+def test_a_seeded_bounce_trips_exactly_the_deadlock_rule(small_clos):
+    """Unique spine ASNs with single links: losing spine1-leaf1a bounces traffic through
+    leaf1b (leaf1b's uplinks: Ethernet16 to spine1, after its two host ports)."""
+    groups, hv = small_clos(asn={"spine_scheme": "unique", "leaf_first": 65201})
+    result = plan.build_plan(groups, hv)
+    assert set(v["rule"] for v in result["violations"]) == {"pfc-deadlock"}
+    assert [(v["device"], v["location"]) for v in result["violations"]] == \
+        [("leaf1b", "Ethernet16")]
+
+
+# --- clean fabrics ---------------------------------------------------------------------------
+@pytest.mark.parametrize("inventory", ["example/hosts.yml", "cluster-1024/hosts.yml",
+                                       "multi-pod/hosts.yml"])
+def test_bundled_inventories_are_clean(inventory_data, inventory):
+    result = plan.build_plan(*inventory_data(os.path.join(ROOT, "inventories", inventory)))
+    assert (result["summary"]["errors"], result["summary"]["warnings"]) == (0, 0), \
+        result["violations"][:3]
+
+
+@pytest.mark.parametrize("gpus,radix,planes,mix", [
+    (1024, 64, 1, "mixed"),          # two tiers: SONiC spines, EOS leaves
+    (4096, 64, 1, "mixed"),          # three tiers: SONiC super-spines, EOS pods
+    (2048, 64, 2, "mixed"),          # two planes
+    (512, 32, 1, "eos"),             # one platform
+])
+def test_generated_inventories_are_clean(gpus, radix, planes, mix):
+    groups, hv = generate.clos(gpus, radix, planes, platforms=mix)[:2]
+    result = plan.build_plan(groups, hv)
+    assert (result["summary"]["errors"], result["summary"]["warnings"]) == (0, 0), \
+        result["violations"][:3]
+
+
+# --- ECN defaults on every ASIC and port count ------------------------------------------------
+def _port_counts(asic):
+    """1 .. every port the ASIC can have at a speed: its lanes over the lanes a port needs."""
+    for speed in asic.value("port_speeds_gbps"):
+        lanes_per_port = max(1, -(-speed // asic.value("serdes_lane_gbps")))
+        most = asic.value("serdes_lanes") // lanes_per_port
+        for n in sorted(set([1, 2, most // 4, most // 2, most - 1, most]) - {0}):
+            yield speed, n
+
+
+CASES = [(name, speed, n, model) for name in sorted(catalog.ASICS)
+         if catalog.ASICS[name]["family"].value in ("strata", "spectrum")
+         for model in (("ieee", "sonic-nvidia") if name.startswith("spectrum") else ("ieee",))
+         for speed, n in _port_counts(catalog.asic_profile(name))]
+
+
+def test_every_asic_declares_its_lanes():
+    for name, facts in catalog.ASICS.items():
+        assert facts["serdes_lanes"].value and facts["switching_capacity_gbps"].value, name
+
+
+@pytest.mark.parametrize("asic,speed,ports,model", CASES)
+def test_default_ecn_marks_before_both_pause_points(asic, speed, ports, model):
+    profile = catalog.asic_profile(asic)
+    result = lossless.switch_lossless(profile, [
+        {"name": "p%d" % i, "speed_gbps": speed, "cable_m": 30} for i in range(ports)],
+        {"model": model, "trigger_fraction": 0.65})
+    trig = result["trigger"]
+    bound = trig["alpha"] * trig["shared_pool_bytes"] / (ports * (1 + trig["alpha"]))
+    for port in result["ports"]:
+        marks = port["ecn"]
+        assert marks["kmin_bytes"] < bound                           # incast (§3.2)
+        assert marks["kmax_bytes"] < trig["trigger_one_pg_bytes"]     # one PG (§3.5 #2)
+        assert 0 < marks["kmin_bytes"] < marks["kmax_bytes"]
