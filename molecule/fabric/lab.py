@@ -25,6 +25,11 @@ NS = os.environ.get("ROCE_FABRIC_LAB_NS", "rff-")
 BRIDGE = os.environ.get("ROCE_FABRIC_LAB_BRIDGE", "rffbr0")
 MGMT = os.environ.get("ROCE_FABRIC_LAB_MGMT", "198.18.210") + ".%d"
 MGMT_LINK = os.environ.get("ROCE_FABRIC_LAB_LINK", "rfm-")
+# ip netns exec bind-mounts /etc/netns/<ns>/<x> over /etc/<x> only where /etc/<x> exists; a
+# missing target leaves the namespace on the real /etc, shared by every lab host (their plans
+# overwrote each other: the verify flake of a first run on a fresh machine). up() makes the
+# targets (and down() removes those it made, if empty) and checks the isolation.
+ETC_TARGETS = ("sysctl.d", "roce-fabric")
 SSHD = """ListenAddress {addr}
 HostKey {d}/hostkey
 PidFile {d}/sshd.pid
@@ -62,6 +67,12 @@ def down():
         shutil.rmtree("/var/run/frr/" + ns, ignore_errors=True)
         shutil.rmtree("/etc/netns/" + ns, ignore_errors=True)
     sh("ip", "link", "del", BRIDGE, check=False)
+    made = os.path.join(LAB, "etc-targets.json")
+    for target in (json.load(open(made)) if os.path.exists(made) else []):
+        try:
+            os.rmdir(target)
+        except OSError:
+            pass
     shutil.rmtree(LAB, ignore_errors=True)
 
 
@@ -73,6 +84,10 @@ def up(wiring_path):
     devices = sorted(wiring["switches"]) + sorted(wiring["hosts"])
     os.makedirs(LAB)
     json.dump(devices, open(os.path.join(LAB, "devices.json"), "w"))
+    made = [os.path.join("/etc", t) for t in ETC_TARGETS if not os.path.isdir("/etc/" + t)]
+    for target in made:
+        os.makedirs(target)
+    json.dump(made, open(os.path.join(LAB, "etc-targets.json"), "w"))
     os.makedirs("/run/sshd", exist_ok=True)
     sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", LAB + "/id_ed25519")
     sh("ip", "link", "add", BRIDGE, "type", "bridge")
@@ -108,7 +123,17 @@ def up(wiring_path):
         router(name)
     for name in devices:
         sshd(name, addresses[name])
+        isolated(NS + name)
     json.dump(addresses, open(os.path.join(LAB, "addresses.json"), "w"), indent=1)
+
+
+def isolated(ns):
+    """Fail loudly unless the namespace writes its own /etc/roce-fabric."""
+    marker = "/etc/roce-fabric/.lab-" + ns
+    ns_exec(ns, "touch", marker)
+    if os.path.exists(marker):
+        raise SystemExit("%s shares the root /etc/roce-fabric: ip netns exec did not bind "
+                         "/etc/netns/%s/roce-fabric" % (ns, ns))
 
 
 def router(name):

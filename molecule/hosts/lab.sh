@@ -22,12 +22,23 @@ down() {
     rm -rf "/etc/netns/$ns"
   done
   ip link del "$BR" 2>/dev/null || true
+  if [ -f "$LAB/etc-targets" ]; then xargs -r rmdir --ignore-fail-on-non-empty < "$LAB/etc-targets"; fi
   rm -rf "$LAB"
 }
 
 up() {
   down
   mkdir -p "$LAB" /run/sshd
+  # ip netns exec binds /etc/netns/<ns>/<x> over /etc/<x> only where /etc/<x> exists: make the
+  # missing targets (removed again by down), or every host would share the real /etc.
+  : > "$LAB/etc-targets"
+  for t in sysctl.d systemd/system udev/rules.d roce-fabric; do
+    if [ ! -d "/etc/$t" ]; then
+      # every directory mkdir -p makes, deepest first, so down can rmdir them in order
+      mkdir -pv "/etc/$t" | sed -n "s/^mkdir: created directory '\(.*\)'$/\1/p" | tac \
+        >> "$LAB/etc-targets"
+    fi
+  done
   ssh-keygen -q -t ed25519 -N "" -f "$LAB/id_ed25519"
   ip link add "$BR" type bridge
   ip addr add 198.18.200.1/24 dev "$BR"
@@ -63,6 +74,11 @@ Subsystem sftp internal-sftp
 CFG
     ip netns exec "$ns" unshare --uts sh -c \
       "hostname gpu$n && exec /usr/sbin/sshd -f $LAB/$ns/sshd_config -E $LAB/$ns/sshd.log"
+    ip netns exec "$ns" touch "/etc/roce-fabric/.lab-$ns"
+    if [ -e "/etc/roce-fabric/.lab-$ns" ]; then
+      echo "$ns shares the root /etc/roce-fabric: the /etc/netns bind mount did not happen" >&2
+      exit 1
+    fi
   done
   for n in $HOSTS; do
     for _ in $(seq 50); do
