@@ -10,7 +10,8 @@ __metaclass__ = type
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    catalog, ecn, errors, headroom, sizing, thresholds)
+    ecn, errors, headroom, sizing, thresholds)
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 PORT_KEYS = ("name", "speed_gbps", "cable_m", "mtu_bytes", "peer_mtu_bytes", "lanes", "media")
 

@@ -395,10 +395,23 @@ def check_ecn_incast(fab, devices):
     return out
 
 
+def check_port_map(fab, devices):
+    """A switch without roce_model gets a generic port map: names, lanes and (SONiC) HWSKU no
+    real switch is known to have, so the plan cannot vouch for its ports."""
+    out = []
+    for dev in _switches(devices):
+        if dev["hardware"] is None:
+            out.append(_v("port-map", "WARN", dev["name"], "ports",
+                          "no roce_model: port names, lanes and aliases are generic (%s), not "
+                          "those of a real switch, and no HWSKU is rendered" % dev["asic"],
+                          "set roce_model to the switch's model (docs/rendering.md lists them)"))
+    return out
+
+
 RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",
             "pfc-match", "lossless-class-match", "cnp-strict-lossy", "mtu-chain", "pfc-watchdog",
             "oversubscription", "ecmp-width", "ecmp-efficiency", "hash-entropy",
-            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock")
+            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock", "port-map")
 
 RULES = {
     "ecn-before-pfc": check_ecn_before_pfc,
@@ -413,6 +426,7 @@ RULES = {
     "ecmp": check_ecmp,                            # ecmp-width, ecmp-efficiency, hash-*
     "ecn-before-pfc-incast": check_ecn_incast,
     "pfc-deadlock": check_deadlock,
+    "port-map": check_port_map,
 }
 
 

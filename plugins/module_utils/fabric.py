@@ -23,7 +23,9 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    catalog, errors, fabric_links, fabric_numbers, fabric_tiers, ports as port_names)
+    errors, fabric_links, fabric_numbers, fabric_tiers)
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
+    catalog, models, ports as port_names)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
 
 PLATFORMS = schema.PLATFORMS
@@ -65,7 +67,7 @@ class Port:
     """One switch port and what is on the other end."""
     __slots__ = ("switch", "name", "index", "peer_kind", "peer", "peer_port", "speed_gbps",
                  "cable_m", "media", "mtu_bytes", "address", "peer_address", "up",
-                 "headroom_bytes", "lanes", "alias", "serdes_gbps", "platform", "step")
+                 "headroom_bytes", "lanes", "alias", "cage", "lanes_per_port", "portmap")
 
     def __init__(self, switch, name, index):
         self.switch, self.name, self.index = switch, name, index
@@ -79,7 +81,7 @@ class Port:
 class Switch:
     __slots__ = ("name", "role", "index", "platform", "asn", "loopback", "pair", "port_count",
                  "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes", "serdes_gbps",
-                 "pod", "plane")
+                 "pod", "plane", "model", "asic", "portmap")
 
     def __init__(self, name, role, index, hostvars):
         self.name, self.role, self.index, self.vars = name, role, index, hostvars
@@ -170,7 +172,9 @@ def _switch(fab, name, role, index, hostvars):
     sw = Switch(name, role, index, hv)
     s = fab.settings
     sw.platform = hv["roce_platform"]
-    asic = catalog.asic_profile(hv["roce_asic"], hv.get("roce_asic_overrides"), name)
+    sw.model = hv.get("roce_model")
+    sw.asic = _asic_name(sw, hv)
+    asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), name)
     catalog.check_platform(asic, sw.platform, name)
     sw.serdes_gbps = asic.value("serdes_lane_gbps") or 50
     sw.port_count = hv.get("roce_port_count", s["switch_ports"])
@@ -186,14 +190,76 @@ def _switch(fab, name, role, index, hostvars):
     return sw
 
 
+def _asic_name(sw, hv):
+    """The switch's ASIC: its model's (roce_asic, if also given, must agree), else roce_asic."""
+    if sw.model is None:
+        if "roce_asic" not in hv:
+            raise errors.RoceInputError("roce_model", None, "required: one of %s (or roce_asic "
+                                        "for a generic port map)" % ", ".join(models.names()),
+                                        sw.name)
+        return hv["roce_asic"]
+    model = models.MODELS[sw.model]
+    if sw.platform not in model["platforms"]:
+        raise errors.RoceInputError("roce_platform", sw.platform, "a platform the %s runs: %s"
+                                    % (model["product"], ", ".join(model["platforms"])), sw.name)
+    if hv.get("roce_asic", model["asic"]) != model["asic"]:
+        raise errors.RoceInputError("roce_asic", hv["roce_asic"], "%s, the ASIC of the %s (or "
+                                    "leave it out)" % (model["asic"], model["product"]), sw.name)
+    for key in ("roce_port_count",):
+        if key in hv:
+            raise errors.RoceInputError(key, hv[key], "not set: the %s's ports follow from the "
+                                        "model and the port speed" % model["product"], sw.name)
+    return model["asic"]
+
+
+def _port_speeds(fab, sw):
+    """Speeds of a switch's links by tier: one speed per modelled switch (one breakout)."""
+    s = fab.settings
+    ends = {"leaf": ("host_link", "fabric_link"),
+            "spine": ("fabric_link", "superspine_link") if fab.superspines else ("fabric_link",),
+            "superspine": ("superspine_link",)}[sw.role]
+    return [(key, s[key]["speed_gbps"]) for key in ends]
+
+
+def _layout(fab, sw):
+    """The switch's port map: its model's cages in the breakout its links' speed takes, or the
+    generic map."""
+    step = fab.settings["port_name_step"][sw.platform]
+    if sw.model is None:
+        sw.portmap = port_names.PortMap.shared(sw.platform, sw.port_count, None, None, step,
+                                               sw.serdes_gbps)
+        return
+    speeds = _port_speeds(fab, sw)
+    if len(set(speed for _key, speed in speeds)) > 1:
+        raise errors.RoceInputError(
+            "roce_fabric.%s.speed_gbps" % speeds[1][0], speeds[1][1],
+            "%dG like roce_fabric.%s: a %s runs one breakout (one port speed) per switch"
+            % (speeds[0][1], speeds[0][0], models.MODELS[sw.model]["product"]), sw.name)
+    speed = speeds[0][1]
+    mode = models.mode_for(sw.model, speed)
+    model = models.MODELS[sw.model]
+    if mode is None:
+        raise errors.RoceInputError(
+            "roce_fabric.%s.speed_gbps" % speeds[0][0], speed, "a speed the %s's ports run: %s"
+            % (model["product"], ", ".join("%dG" % x for x in sorted(set(
+                v for m in model["modes"] for v in m.speeds)))), sw.name)
+    if sw.platform == "sonic" and mode.name not in model["sonic"]["hwsku"]:
+        raise errors.RoceInputError(
+            "roce_fabric.%s.speed_gbps" % speeds[0][0], speed, "a speed of one of the %s's SONiC "
+            "HWSKUs: %s" % (model["product"], ", ".join("%s (%s)" % (sku, m) for m, sku in sorted(
+                model["sonic"]["hwsku"].items()))), sw.name)
+    sw.port_count = models.port_count(sw.model, mode)
+    sw.portmap = port_names.PortMap.shared(sw.platform, sw.port_count, sw.model, mode)
+
+
 def _port(fab, sw, index, link, peer_kind, peer, peer_port):
     if index >= sw.port_count:
+        field = "roce_model" if sw.model else "roce_port_count"
         raise errors.RoceInputError(
-            "roce_port_count", sw.port_count,
-            "at least %d: port %d is needed for %s %s" % (index + 1, index, peer_kind, peer),
-            sw.name)
-    step = fab.settings["port_name_step"][sw.platform]
-    name = port_name(sw.platform, index, step)
+            field, sw.model or sw.port_count,
+            "a switch with at least %d ports: port %d is needed for %s %s (it has %s)"
+            % (index + 1, index, peer_kind, peer, sw.portmap.describe()), sw.name)
+    name, lanes, alias, cage, per = sw.portmap.port(index, link["speed_gbps"])
     if name in sw.ports:
         raise errors.RoceInputError("port", name, "a port wired once (already to %s %s)"
                                     % (sw.ports[name].peer_kind, sw.ports[name].peer), sw.name)
@@ -201,16 +267,24 @@ def _port(fab, sw, index, link, peer_kind, peer, peer_port):
     p.peer_kind, p.peer, p.peer_port = peer_kind, peer, peer_port
     p.speed_gbps, p.cable_m, p.media = link["speed_gbps"], link.get("cable_m"), link["media"]
     p.mtu_bytes = sw.mtu_bytes
-    p.serdes_gbps, p.platform, p.step = sw.serdes_gbps, sw.platform, step
-    _relane(p)
+    p.lanes, p.alias, p.cage, p.lanes_per_port = lanes, alias, cage, per
+    p.portmap = sw.portmap
     sw.ports[name] = p
     return p
 
 
 def _relane(p):
-    """Default lanes and alias of a port for its (current) speed."""
-    p.lanes, p.alias = port_names.lane_map(p.platform, p.index, p.step, p.speed_gbps,
-                                           p.serdes_gbps, p.name)
+    """A port's lanes after a speed change: a model's port keeps its lanes (the speed must be
+    one its breakout runs); a generic port takes as many lanes as the new speed needs."""
+    pm = p.portmap
+    if pm.model is not None:
+        if p.speed_gbps not in pm.mode.speeds:
+            raise errors.RoceInputError(
+                "roce_link_overrides.%s.speed_gbps" % p.name, p.speed_gbps,
+                "a speed this %s port (%s) runs: %s" % (pm.model, pm.mode.name, ", ".join(
+                    "%dG" % v for v in pm.mode.speeds)), p.switch)
+        return
+    name, p.lanes, p.alias, p.cage, p.lanes_per_port = pm.port(p.index, p.speed_gbps)
 
 
 def build_fabric(groups, hostvars):
@@ -247,6 +321,7 @@ def _build(groups, hostvars, raw):
         fab.superspines.append(_switch(fab, name, "superspine", i, hostvars))
     for sw in fab.all_switches():
         fab.switches[sw.name] = sw
+        _layout(fab, sw)
     fabric_tiers.assign_planes(fab, groups)
     fabric_tiers.assign_pods(fab, groups)
     _wire_hosts(fab, groups.get(names["hosts"], []), hostvars, s["nics_per_host"])
@@ -270,9 +345,9 @@ def _check_speeds(fab):
     """Every port's speed is one its switch's ASIC supports (catalog port_speeds_gbps)."""
     cache = {}
     for sw in fab.all_switches():
-        key = (sw.vars["roce_asic"], repr(sw.vars.get("roce_asic_overrides")))
+        key = (sw.asic, repr(sw.vars.get("roce_asic_overrides")))
         if key not in cache:
-            asic = catalog.asic_profile(sw.vars["roce_asic"], sw.vars.get("roce_asic_overrides"),
+            asic = catalog.asic_profile(sw.asic, sw.vars.get("roce_asic_overrides"),
                                         sw.name)
             cache[key] = (asic.value("port_speeds_gbps") or catalog.SPEEDS_GBPS)
         supported = cache[key]
@@ -285,7 +360,7 @@ def _check_speeds(fab):
             else:
                 field = "roce_fabric.%s.speed_gbps" % _tier_link(sw.role, p.peer_kind)
             raise errors.RoceInputError(field, p.speed_gbps, "a speed %s (%s) has on %s: %s"
-                                        % (sw.name, sw.vars["roce_asic"], p.name,
+                                        % (sw.name, sw.asic, p.name,
                                            ", ".join("%dG" % v for v in supported)), sw.name)
 
 
@@ -357,12 +432,14 @@ def _wire_hosts(fab, hosts, hostvars, nics):
                                                     sw.name for sw in fab.leaves), name)
                 leaf = fab.switches[ov["leaf"]]
             if "port" in ov:
-                index = _port_index(leaf, ov["port"], field + ".port", name,
-                                    s["port_name_step"][leaf.platform])
+                index = leaf.portmap.index_of(ov["port"])
+                if index is None:
+                    raise errors.RoceInputError(field + ".port", ov["port"], "a port of %s (%s)"
+                                                % (leaf.name, leaf.portmap.describe()), name)
             else:
                 index = next_port.get(leaf.name, 0)
-                while port_name(leaf.platform, index,
-                                fab.settings["port_name_step"][leaf.platform]) in leaf.ports:
+                taken = set(p.index for p in leaf.ports.values())
+                while index in taken:
                     index += 1
                 next_port[leaf.name] = index + 1
             port = _port(fab, leaf, index, s["host_link"], "host", name, nic.name)
@@ -375,14 +452,6 @@ def _wire_hosts(fab, hosts, hostvars, nics):
             fab.links.append(("host", port, nic))
             host_nics.append(nic)
         fab.hosts.append((name, host_nics))
-
-
-def _port_index(leaf, pname, field, host, step):
-    for index in range(leaf.port_count):
-        if port_name(leaf.platform, index, step) == pname:
-            return index
-    raise errors.RoceInputError(field, pname, "a port of %s (%s)" % (
-        leaf.name, port_names.port_range(leaf.platform, leaf.port_count, step)), host)
 
 
 def _wire_fabric(fab):

@@ -17,7 +17,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors, ports
+from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 LINK_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes")
 
@@ -39,15 +39,18 @@ def apply_overrides(fab, relane):
             field = "roce_link_overrides.%s" % pname
             port = sw.ports.get(pname)
             if port is None:
-                step = fab.settings["port_name_step"][sw.platform]
-                raise errors.RoceInputError(field, pname, "a port %s has (%s)" % (
-                    sw.name, ports.port_range(sw.platform, sw.port_count, step)), sw.name)
+                raise errors.RoceInputError(field, pname, "a port %s has wired (%s)" % (
+                    sw.name, sw.portmap.describe()), sw.name)
             i = by_end[(sw.name, pname)]
             for key, value in ov.items():
                 if key in LINK_KEYS and not (key == "mtu_bytes" and fab.links[i][0] == "host"):
                     _want(wanted, i, key, value, sw.name, "%s.%s" % (field, key))
                 elif key == "state":
                     port.up = value == "up"
+                elif key in ("lanes", "alias") and sw.model:
+                    raise errors.RoceInputError(
+                        "%s.%s" % (field, key), value, "not set: %s's port map (%s) gives this "
+                        "port %s" % (sw.model, sw.portmap.mode.name, getattr(port, key)), sw.name)
                 else:
                     setattr(port, key, value)
     for host, nics in fab.hosts:

@@ -22,7 +22,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import errors, sizing
 # adaptive routing, so its uplinks would hash same-rail traffic (ecmp-efficiency WARN); a
 # clean fabric. "alternate" gives leaf pairs SONiC and EOS in turn (the benchmark's mix),
 # "sonic" and "eos" one platform everywhere.
-LEAF_ASIC = "tomahawk5"
+MODEL = "7060x6-64pe"          # Arista, Tomahawk 5; SONiC and EOS
 PLATFORM_MIXES = ("mixed", "alternate", "sonic", "eos")
 ASN_LEAF_FIRST = 4200000000      # 4-byte private range (RFC 6996): leaves outnumber 2-byte ASNs
 
@@ -67,14 +67,14 @@ def clos(gpus, radix=64, planes=1, nics_per_host=8, speed_gbps=400, platforms="m
                 platform = "eos" if (platforms == "alternate" and (j // 2) % 2) else \
                     _platform(platforms, top=False)
                 for leaf in leaves[j:j + 2]:
-                    hostvars[leaf] = {"roce_asic": LEAF_ASIC, "roce_platform": platform}
+                    hostvars[leaf] = {"roce_model": MODEL, "roce_platform": platform}
             for spine in spines:
-                hostvars[spine] = {"roce_asic": LEAF_ASIC,
+                hostvars[spine] = {"roce_model": MODEL,
                                    "roce_platform": _platform(platforms, one["tiers"] == 2)}
             plane_members += spines + leaves
         tops = _names(pre + "ss", "%03d", one["superspines"])
         for top in tops:
-            hostvars[top] = {"roce_asic": LEAF_ASIC, "roce_platform": _platform(platforms, True)}
+            hostvars[top] = {"roce_model": MODEL, "roce_platform": _platform(platforms, True)}
         groups["superspines"] += tops
         if planes > 1:
             groups["_children"]["planes"].append("plane%d" % p)

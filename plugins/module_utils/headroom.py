@@ -21,7 +21,8 @@ __metaclass__ = type
 
 import math
 
-from ansible_collections.roce.fabric.plugins.module_utils import catalog, errors
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 PFC_FRAME_BYTES = 64 + 20      # LM §1.1 #2: minimum frame plus preamble/SFD and IFG
 FRAME_OVERHEAD_BYTES = 20      # LM §1.1 #1: preamble/SFD 8 B + IFG 12 B

@@ -17,7 +17,8 @@ import gc
 from collections import Counter
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    capabilities, catalog, checks, ecn, errors, fabric, headroom, lossless)
+    capabilities, checks, ecn, errors, fabric, headroom, lossless)
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
@@ -67,7 +68,7 @@ def _switch_lossless(fab, sw, peers_mtu, memo):
     fabric of thousands of identical leaves costs a handful of computations (read-only)."""
     hv = sw.vars
     ordered = sorted(sw.ports.values(), key=lambda x: x.index)
-    key = (hv.get("roce_asic"), repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
+    key = (sw.asic, repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
            tuple(sw.qos["lossless_priorities"]),
            tuple((p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, peers_mtu[(sw.name, p.name)],
                   p.media, p.headroom_bytes) for p in ordered if p.up))
@@ -78,7 +79,7 @@ def _switch_lossless(fab, sw, peers_mtu, memo):
 
 def _compute_lossless(fab, sw, peers_mtu, ordered):
     hv = sw.vars
-    asic = catalog.asic_profile(hv.get("roce_asic"), hv.get("roce_asic_overrides"), sw.name)
+    asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
     settings = dict(errors.mapping("roce_lossless", hv.get("roce_lossless") or {},
                                    lossless.SETTINGS_KEYS + ("xon_offset_bytes",), sw.name))
     ecn_over = settings.pop("ecn", None) or {}
@@ -170,7 +171,8 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
             "peer": p.peer, "peer_port": p.peer_port, "speed_gbps": p.speed_gbps,
             "cable_m": p.cable_m, "media": p.media, "mtu_bytes": p.mtu_bytes,
             "address": p.address, "peer_address": p.peer_address,
-            "lanes": p.lanes, "alias": p.alias,
+            "lanes": p.lanes, "alias": p.alias, "cage": p.cage,
+            "lanes_per_port": p.lanes_per_port,
             "lossless": by_name.get(p.name),
         })
     below, above = fabric.DOWNLINK[sw.role], fabric.UPLINK.get(sw.role)
@@ -179,7 +181,8 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
     return {
         "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
         "oversubscription": down / float(up) if up else None,
-        "asic": asic.name, "asic_family": asic.value("family"), "pair": sw.pair, "loopback": sw.loopback,
+        "asic": asic.name, "asic_family": asic.value("family"), "pair": sw.pair,
+        "loopback": sw.loopback, "hardware": _hardware(sw),
         "pod": fab.pods[sw.pod]["name"] if sw.pod is not None else None, "plane": sw.plane,
         "qos": _once(shared, ("qos", id(sw.qos)), lambda: _qos(sw.qos, sw.name)),
         "pfc_watchdog": sw.pfc_watchdog,
@@ -192,6 +195,18 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
             (k, v) for k, v in lossless_result.items() if k != "ports")),
         "unverified_facts": _once(shared, ("asic", id(asic)), asic.unverified),
     }
+
+
+def _hardware(sw):
+    """Model, breakout and (SONiC) platform and HWSKU of a switch; None without a model."""
+    if sw.model is None:
+        return None
+    model, mode = models.MODELS[sw.model], sw.portmap.mode
+    out = {"model": sw.model, "product": model["product"], "breakout": mode.name,
+           "ports": sw.port_count}
+    if sw.platform == "sonic":
+        out.update(platform=model["sonic"]["platform"], hwsku=model["sonic"]["hwsku"][mode.name])
+    return out
 
 
 def _host_intent(fab, host, nics, qos_cache, shared):

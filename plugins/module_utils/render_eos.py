@@ -31,8 +31,7 @@ def _seconds(ms):
 
 
 def _speed(port):
-    lanes = len(str(port["lanes"]).split(","))
-    lane_speed = "%dg-%d" % (port["speed_gbps"], lanes)
+    lane_speed = "%dg-%d" % (port["speed_gbps"], port["lanes_per_port"])
     return lane_speed if lane_speed in LANE_SPEEDS else "%dg" % port["speed_gbps"]
 
 

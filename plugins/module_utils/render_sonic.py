@@ -64,6 +64,7 @@ def config_db(dev):
     lossless = q["lossless_priorities"]
     lossy_pgs = [0]
     lossy_queues = [t for t in range(8) if t not in lossless]
+    hardware = dev.get("hardware") or {}
     db = {
         "DEVICE_METADATA": {"localhost": {
             "hostname": dev["name"], "type": ROUTER_TYPE[dev["role"]],
@@ -124,7 +125,7 @@ def config_db(dev):
         name = port["name"]
         ll = port["lossless"]
         db["PORT"][name] = {
-            "lanes": port["lanes"], "alias": port["alias"], "index": str(port["index"] + 1),
+            "lanes": port["lanes"], "alias": port["alias"], "index": str(port["cage"]),
             "speed": str(port["speed_gbps"] * 1000), "mtu": str(port["mtu_bytes"]), "fec": "rs",
             "admin_status": "up" if port["up"] else "down",
             "description": "%s:%s" % (port["peer"], port["peer_port"]),
@@ -158,6 +159,9 @@ def config_db(dev):
         db["BGP_NEIGHBOR"][nbr["address"]] = {
             "asn": str(nbr["asn"]), "name": nbr["name"], "local_addr": nbr["local_address"],
             "admin_status": "up", "holdtime": "9", "keepalive": "3"}
+    if hardware.get("hwsku"):
+        db["DEVICE_METADATA"]["localhost"].update(hwsku=hardware["hwsku"],
+                                                  platform=hardware["platform"])
     return dict((k, v) for k, v in db.items() if v)
 
 

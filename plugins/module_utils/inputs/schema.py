@@ -17,7 +17,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.roce.fabric.plugins.module_utils import catalog
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 
 PLATFORMS = ("sonic", "eos")
@@ -306,11 +306,15 @@ COMMON_VARS = {
     "roce_roll_spine_batch": _int(1, 64, "spines deployed at once", default=1),
 }
 SWITCH_VARS = {
-    "roce_asic": _enum(sorted(catalog.ASICS), "switch ASIC (catalog)"),
+    "roce_model": _enum(models.names(), "switch model: its ASIC, cages, lanes, breakouts and "
+                        "port names (docs/rendering.md)"),
+    "roce_asic": _enum(sorted(catalog.ASICS), "switch ASIC, when no roce_model is given "
+                       "(a generic port map)"),
     "roce_platform": _enum(PLATFORMS, "network OS rendered for"),
     "roce_asn": _int(1, MAX_ASN, "this switch's ASN (default from roce_fabric.asn)"),
     "roce_loopback": dict(_LOOPBACK, description="this switch's loopback /32"),
-    "roce_port_count": _int(2, 1024, "front-panel ports (default roce_fabric.switch_ports)"),
+    "roce_port_count": _int(2, 1024, "front-panel ports of a switch without roce_model "
+                            "(default roce_fabric.switch_ports)"),
     "roce_qos": dict(QOS, description="QoS overrides merged over roce_fabric.qos"),
     "roce_pfc_watchdog": dict(WATCHDOG, description="watchdog overrides merged over "
                               "roce_fabric.pfc_watchdog"),
@@ -331,7 +335,7 @@ HOST_VARS = {
                                NIC_OVERRIDE,
                                "per-NIC overrides by index"),
 }
-REQUIRED_SWITCH_VARS = ("roce_asic", "roce_platform")
+REQUIRED_SWITCH_VARS = ("roce_platform",)
 
 
 def host_schema(kind):

@@ -39,7 +39,7 @@ def _small_clos(spines=2, pairs=1, hosts=2, nics=2, **fabric):
     host_names = ["gpu%d" % (i + 1) for i in range(hosts)]
     settings = {"design": "classic", "nics_per_host": nics, "ecmp": {"adaptive_routing": True}}
     settings.update(fabric)
-    hostvars = dict((n, {"roce_asic": "tomahawk5", "roce_platform": "sonic"})
+    hostvars = dict((n, {"roce_model": "7060x6-64pe", "roce_platform": "sonic"})
                     for n in spine_names + leaf_names)
     for n in host_names:
         hostvars[n] = {}

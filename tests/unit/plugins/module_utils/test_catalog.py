@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import catalog
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 REQUIRED = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4", "jericho2", "jericho3",

@@ -63,10 +63,10 @@ def test_headroom_override_below_flight(example):
 def test_headroom_follows_that_very_link(example):
     # A longer cable on one port raises that port's headroom only.
     groups, hv = example
-    hv["leaf2a"]["roce_link_overrides"] = {"Ethernet17/1": {"cable_m": 150}}
+    hv["leaf2a"]["roce_link_overrides"] = {"Ethernet9/1": {"cable_m": 150}}   # first uplink
     result = run(groups, hv)
     ports = dict((p["name"], p) for p in result["devices"]["leaf2a"]["ports"])
-    long_, short = ports["Ethernet17/1"]["lossless"], ports["Ethernet18/1"]["lossless"]
+    long_, short = ports["Ethernet9/1"]["lossless"], ports["Ethernet9/5"]["lossless"]
     assert long_["headroom"]["xoff_bytes"] > short["headroom"]["xoff_bytes"]
     assert result["violations"] == []
 
@@ -246,10 +246,10 @@ def test_deadlock_unique_spine_asns_single_links(small_clos):
     hits = found(result, "pfc-deadlock", "ERROR")
     assert hits, result["violations"]
     # Real devices and ports: spine1's first port meets leaf1a's first uplink (after its two
-    # host ports, Ethernet0 and Ethernet8).
+    # host ports, Ethernet0 and Ethernet4: two 400G ports per cage).
     assert hits[0]["device"] in ("spine1", "spine2", "leaf1a", "leaf1b")
     assert hits[0]["location"].startswith("Ethernet")
-    assert "link spine1:Ethernet0 - leaf1a:Ethernet16 down" in hits[0]["message"]
+    assert "link spine1:Ethernet0 - leaf1a:Ethernet8 down" in hits[0]["message"]
     assert "representative sub-fabric (2 leaves, 2 spines" in hits[0]["message"]
     assert "in from spine" in hits[0]["message"] and " on Ethernet" in hits[0]["message"]
 
@@ -265,11 +265,11 @@ def test_deadlock_on_irregular_fabric_uses_full_analysis(small_clos):
     # Two parallel links absorb any single failure ...
     assert not found(run(groups, hv), "pfc-deadlock")
     # ... unless one of them is already down: then that pair hangs on one link.
-    hv["leaf1a"]["roce_link_overrides"] = {"Ethernet16": {"state": "down"}}
+    hv["leaf1a"]["roce_link_overrides"] = {"Ethernet8": {"state": "down"}}   # 1st to spine1
     hits = found(run(groups, hv), "pfc-deadlock", "ERROR")
     assert hits and "full fabric" in hits[0]["message"]
     # the pair's remaining link: leaf1a's second uplink to spine1, spine1's second port
-    assert "link spine1:Ethernet8 - leaf1a:Ethernet24 down" in hits[0]["message"]
+    assert "link spine1:Ethernet4 - leaf1a:Ethernet12 down" in hits[0]["message"]
 
 
 def test_every_rule_id_is_known_and_documented():

@@ -38,6 +38,9 @@ def test_one_link_override_changes_only_that_link(example):
     ports = fab.switches["leaf1a"].ports
     assert (ports["Ethernet8"].cable_m, ports["Ethernet8"].address) == (12, "198.19.0.0/31")
     assert ports["Ethernet16"].cable_m == 3
+    nic = next(n for _host, nics in fab.hosts for n in nics
+               if (n.leaf, n.leaf_port) == ("leaf1a", "Ethernet8"))
+    assert (nic.cable_m, nic.address) == (12, "198.19.0.1/31")   # one link: both ends
 
 
 def test_nic_override_rewires(example):
@@ -65,10 +68,10 @@ def _error(groups, hv):
 
 def test_missing_asic(example):
     groups, hv = example
-    del hv["leaf2a"]["roce_asic"]
+    del hv["leaf2a"]["roce_model"]
     err = _error(groups, hv)
-    assert (err.host, err.field) == ("leaf2a", "roce_asic")
-    assert "tomahawk5" in str(err)
+    assert (err.host, err.field) == ("leaf2a", "roce_model")
+    assert "7060x6-64pe" in str(err) and "roce_asic" in str(err)
 
 
 def test_wrong_type(example):
@@ -97,7 +100,7 @@ def test_nic_on_non_existent_port(example):
     hv["gpu1"]["roce_nic_overrides"] = {0: {"port": "Ethernet999"}}
     err = _error(groups, hv)
     assert (err.host, err.field) == ("gpu1", "roce_nic_overrides.0.port")
-    assert "Ethernet0 .. Ethernet504" in str(err)
+    assert "Ethernet0 .. Ethernet508 (sn5600, 2x400G)" in str(err)
 
 
 def test_duplicate_link(example):

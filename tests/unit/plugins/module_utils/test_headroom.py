@@ -1,7 +1,8 @@
 """PFC headroom against golden values from ../shared/reference (never computed by the code)."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import catalog, headroom
+from ansible_collections.roce.fabric.plugins.module_utils import headroom
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 # lossless-math.md §1.3, Model R, MTU 9216, fibre 5 ns/m, occupancy 1, 254 B cells:

@@ -95,7 +95,7 @@ def test_sonic_profile_matches_sn5600_ini(small_clos):
     # LOSSLESS_TRAFFIC_PATTERN mtu 1024, small packets 100 %).
     groups, hv = small_clos(host_link={"speed_gbps": 400, "cable_m": 40, "media": "fiber"},
                             mtu={"host": 9000, "leaf": 9100, "spine": 9100})
-    hv["leaf1a"].update({"roce_asic": "spectrum4", "roce_lossless": {
+    hv["leaf1a"].update({"roce_model": "sn5600", "roce_lossless": {
         "model": "sonic-nvidia", "sonic": {"lossless_mtu_bytes": 1024, "small_packet_pct": 100}}})
     result = plan.build_plan(groups, hv)
     db = render_sonic.config_db(result["devices"]["leaf1a"])
@@ -172,6 +172,7 @@ def test_platform_asic_pairs_rendered_incompletely_are_refused(
         small_clos, platform, asic, reason):
     groups, hv = small_clos()
     hv["spine2"].update({"roce_asic": asic, "roce_platform": platform})
+    del hv["spine2"]["roce_model"]                  # a generic switch of that ASIC
     with pytest.raises(RoceInputError) as err:
         plan.build_plan(groups, hv)
     assert (err.value.host, err.value.field, err.value.value) == ("spine2", "roce_asic", asic)

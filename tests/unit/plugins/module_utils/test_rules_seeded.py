@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    catalog, checks, generate, lossless, plan)
+from ansible_collections.roce.fabric.plugins.module_utils import checks, generate, lossless, plan
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
@@ -44,11 +44,12 @@ SEEDS = {
         roce_asic_overrides={"total_buffer_bytes": 30000000}), {("leaf2b", "buffer")}),
     "pfc-match": (lambda g, hv, p: hv["gpu4"].update(
         roce_nic_overrides={"5": {"qos": {"pfc_priorities": [3, 4]}}}),
-        {("gpu4", "rdma5"), ("leaf2a", "Ethernet8/1<->gpu4:rdma5")}),
-    # host ports in host order: gpu1 and gpu2 take leaf1a's Ethernet0-24, gpu3 rdma0 Ethernet32
+        {("gpu4", "rdma5"), ("leaf2a", "Ethernet4/5<->gpu4:rdma5")}),
+    # host ports in host order, two per cage: gpu1 and gpu2 take leaf1a's Ethernet0-12,
+    # gpu3 rdma0 Ethernet16
     "lossless-class-match": (lambda g, hv, p: hv["gpu3"].update(
         roce_nic_overrides={"0": {"qos": {"roce_dscp": 24}}}),
-        {("leaf1a", "Ethernet32<->gpu3:rdma0")}),
+        {("leaf1a", "Ethernet16<->gpu3:rdma0")}),
     "cnp-strict-lossy": (lambda g, hv, p: hv["leaf1b"].update(
         roce_qos={"cnp_scheduler": "dwrr"}), {("leaf1b", "qos")}),
     "mtu-chain": (lambda g, hv, p: hv["gpu1"].update(
@@ -67,6 +68,8 @@ SEEDS = {
         {("leaf2b", "ecmp hash")}),
     "hash-polarization": (lambda g, hv, p: _fabric(hv)["ecmp"].update(
         seeds={"leaf": 4, "spine": 4}), {("spine1", "ecmp seed 4")}),
+    "port-map": (lambda g, hv, p: hv["spine2"].update(roce_asic="tomahawk5") or
+                 hv["spine2"].pop("roce_model"), {("spine2", "ports")}),
     "ecn-before-pfc-incast": (lambda g, hv, p: _ecn(
         hv, "spine2", kmin_bytes=int(_incast_bound(p["devices"]["spine2"])) + 1000,
         kmax_bytes=int(_incast_bound(p["devices"]["spine2"])) + 400000),
@@ -100,12 +103,12 @@ def test_a_seeded_fault_trips_exactly_its_rule(example, rule):
 
 def test_a_seeded_bounce_trips_exactly_the_deadlock_rule(small_clos):
     """Unique spine ASNs with single links: losing spine1-leaf1a bounces traffic through
-    leaf1b (leaf1b's uplinks: Ethernet16 to spine1, after its two host ports)."""
+    leaf1b (leaf1b's uplinks: Ethernet8 to spine1, after its host ports Ethernet0 and 4)."""
     groups, hv = small_clos(asn={"spine_scheme": "unique", "leaf_first": 65201})
     result = plan.build_plan(groups, hv)
     assert set(v["rule"] for v in result["violations"]) == {"pfc-deadlock"}
     assert [(v["device"], v["location"]) for v in result["violations"]] == \
-        [("leaf1b", "Ethernet16")]
+        [("leaf1b", "Ethernet8")]
 
 
 # --- clean fabrics ---------------------------------------------------------------------------

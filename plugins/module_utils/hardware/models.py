@@ -1,0 +1,167 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Switch models (SKUs) as data: ASIC, front-panel cages and their SerDes lanes, breakout
+modes, port naming per platform, and the SONiC platform and HWSKU strings.
+
+Facts come from the vendors' published port maps in sonic-net/sonic-buildimage (platform.json,
+port_config.ini, hwsku.json) and from Arista's EOS manual; each model cites its files. Lane
+numbers are the ASIC's (1-based on these Broadcom boxes, 0-based on NVIDIA's) and, on several
+boxes, not in cage order, so each model lists the first lane of every cage.
+
+A mode is a cage's breakout: ``(name, ports per cage, speeds in Gb/s)``; the first speed is
+the native one, the others what a port of that mode may run at (platform.json brackets).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from collections import namedtuple
+
+Mode = namedtuple("Mode", "name ports speeds")
+
+# Arista 7060X6-64PE (Tomahawk 5): first lane of cages 1-64, sonic-buildimage
+# device/arista/x86_64-arista_7060x6_64pe/platform.json @1b88185e.
+_7060X6_LANES = [17, 1, 9, 25, 57, 41, 33, 49, 89, 73, 65, 81, 121, 105, 97, 113, 153, 137, 129,
+                 145, 185, 169, 161, 177, 217, 201, 193, 209, 249, 233, 225, 241, 273, 257, 265,
+                 281, 313, 297, 289, 305, 345, 329, 321, 337, 377, 361, 353, 369, 409, 393, 385,
+                 401, 441, 425, 417, 433, 473, 457, 449, 465, 505, 489, 481, 497]
+# Arista 7060DX5-64S (Tomahawk 4): device/arista/x86_64-arista_7060dx5_64s/platform.json
+# @b15dba53 (and Arista-7060DX5-64S/port_config.ini, fork zili11720 @b075547a).
+_7060DX5_LANES = [17, 9, 49, 33, 81, 65, 113, 97, 145, 129, 177, 161, 209, 193, 241, 233, 281,
+                  257, 305, 289, 337, 321, 369, 353, 401, 385, 433, 417, 465, 449, 481, 505, 1,
+                  25, 57, 41, 89, 73, 121, 105, 153, 137, 185, 169, 217, 201, 249, 225, 273, 265,
+                  313, 297, 345, 329, 377, 361, 409, 393, 441, 425, 473, 457, 497, 489]
+# Celestica DS5000 (Tomahawk 5): device/celestica/x86_64-cls_ds5000-r0/DS5000/port_config.ini
+# @9c781c0f and platform.json @daa8cabb.
+_DS5000_LANES = [1, 17, 25, 9, 33, 49, 57, 41, 65, 81, 89, 73, 97, 113, 121, 105, 129, 145, 153,
+                 137, 161, 177, 185, 169, 193, 209, 217, 201, 225, 241, 249, 233, 257, 273, 281,
+                 265, 289, 305, 313, 297, 321, 337, 345, 329, 353, 369, 377, 361, 385, 401, 409,
+                 393, 417, 433, 441, 425, 449, 465, 473, 457, 481, 497, 505, 489]
+
+# SONiC aliases: "etp" gives etp<cage> for one port per cage, etp<cage><a..h> for more (NVIDIA
+# and Arista platform.json); "slash" gives <prefix><cage>/<first lane in cage>.
+MODELS = {
+    "sn5600": {
+        "product": "NVIDIA SN5600", "asic": "spectrum4", "cage_lanes": 8,
+        "first_lanes": list(range(0, 512, 8)),
+        "modes": [Mode("1x800G", 1, (800, 400, 200, 100, 50, 40, 25, 10)),
+                  Mode("2x400G", 2, (400, 200, 100, 50, 40, 25, 10)),
+                  Mode("4x200G", 4, (200, 100, 50, 25, 10))],
+        "platforms": ("sonic",),
+        "sonic": {"platform": "x86_64-nvidia_sn5600-r0", "alias": ("etp", ""),
+                  "hwsku": {"1x800G": "ACS-SN5600", "2x400G": "Mellanox-SN5600-O128",
+                            "4x200G": "Mellanox-SN5600-V256"}},
+        "source": "sonic-buildimage device/mellanox/x86_64-nvidia_sn5600-r0: platform.json "
+                  "@f1bfa774 (64 cages, lanes 0-511, 1x800G/2x400G/4x200G), "
+                  "Mellanox-SN5600-O128/port_config.ini @bb73a8a1 (128 x 400G, etpNa/etpNb), "
+                  "ACS-SN5600/port_config.ini (fork edge-core @7d38b459)",
+    },
+    "sn4700": {
+        "product": "NVIDIA SN4700", "asic": "spectrum3", "cage_lanes": 8,
+        "first_lanes": list(range(0, 256, 8)),
+        "modes": [Mode("1x400G", 1, (400, 200, 100, 50, 40, 25, 10)),
+                  Mode("2x200G", 2, (200, 100, 50, 40, 25, 10)),
+                  Mode("4x100G", 4, (100, 50, 25, 10))],
+        "platforms": ("sonic",),
+        "sonic": {"platform": "x86_64-mlnx_msn4700-r0", "alias": ("etp", ""),
+                  "hwsku": {"1x400G": "ACS-MSN4700"}},
+        "source": "sonic-buildimage device/mellanox/x86_64-mlnx_msn4700-r0: platform.json.a1 "
+                  "(32 cages, lanes 0-255), ACS-MSN4700/port_config.ini (fork edge-core)",
+    },
+    "7060x6-64pe": {
+        "product": "Arista 7060X6-64PE", "asic": "tomahawk5", "cage_lanes": 8,
+        "first_lanes": _7060X6_LANES,
+        "modes": [Mode("1x800G", 1, (800, 400)), Mode("2x400G", 2, (400,)),
+                  Mode("4x200G", 4, (200,)), Mode("8x100G", 8, (100,))],
+        "platforms": ("sonic", "eos"),
+        "sonic": {"platform": "x86_64-arista_7060x6_64pe", "alias": ("etp", ""),
+                  "hwsku": {"1x800G": "Arista-7060X6-64PE",
+                            "2x400G": "Arista-7060X6-64PE-O128S2",
+                            "4x200G": "Arista-7060X6-64PE-256x200G"}},
+        "source": "sonic-buildimage device/arista/x86_64-arista_7060x6_64pe: platform.json "
+                  "@1b88185e (lanes and breakouts), Arista-7060X6-64PE-O128S2/port_config.ini "
+                  "@3a67677d; EOS manual 'Layer 1 Profiles' (an OSFP cage N is EthernetN/1-8)",
+    },
+    "7060dx5-64s": {
+        "product": "Arista 7060DX5-64S", "asic": "tomahawk4", "cage_lanes": 8,
+        "first_lanes": _7060DX5_LANES,
+        "modes": [Mode("1x400G", 1, (400, 200, 100, 50, 40, 25, 10)),
+                  Mode("2x200G", 2, (200, 100, 50, 40, 25, 10)),
+                  Mode("4x100G", 4, (100, 50, 40, 25, 10))],
+        "platforms": ("sonic", "eos"),
+        "sonic": {"platform": "x86_64-arista_7060dx5_64s", "alias": ("slash", "Ethernet"),
+                  "hwsku": {"1x400G": "Arista-7060DX5-64S"}},
+        "source": "sonic-buildimage device/arista/x86_64-arista_7060dx5_64s/platform.json "
+                  "@b15dba53; Arista-7060DX5-64S/port_config.ini (fork zili11720 @b075547a)",
+    },
+    "ds5000": {
+        "product": "Celestica DS5000", "asic": "tomahawk5", "cage_lanes": 8,
+        "first_lanes": _DS5000_LANES,
+        # platform.json: 4- and 8-way breakouts on odd cages only
+        "modes": [Mode("1x800G", 1, (800,)), Mode("2x400G", 2, (400,)),
+                  Mode("2x200G", 2, (200,)), Mode("2x100G", 2, (100,))],
+        "platforms": ("sonic",),
+        "sonic": {"platform": "x86_64-cls_ds5000-r0", "alias": ("slash", "Eth"),
+                  "hwsku": {"1x800G": "DS5000"}},
+        "source": "sonic-buildimage device/celestica/x86_64-cls_ds5000-r0: DS5000/port_config.ini "
+                  "@9c781c0f, platform.json @daa8cabb (modes every cage has)",
+    },
+}
+
+
+def mode_for(model, speed_gbps):
+    """The breakout a cage of ``model`` takes for ports of ``speed_gbps``: the mode with that
+    native speed (most ports per cage first), else one that runs it; None if none does."""
+    modes = MODELS[model]["modes"]
+    native = [m for m in modes if m.speeds[0] == speed_gbps]
+    other = [m for m in modes if speed_gbps in m.speeds]
+    best = sorted(native or other, key=lambda m: -m.ports)
+    return best[0] if best else None
+
+
+def port_count(model, mode):
+    return len(MODELS[model]["first_lanes"]) * mode.ports
+
+
+def port(model, platform, mode, index):
+    """Name, lanes (text), alias, cage index (1-based) and lanes per port of front-panel port
+    ``index`` (0-based, cage-major) of ``model`` in breakout ``mode``."""
+    m = MODELS[model]
+    per = m["cage_lanes"] // mode.ports
+    cage, sub = divmod(index, mode.ports)
+    first = m["first_lanes"][cage] + sub * per
+    lanes = ",".join(str(first + k) for k in range(per))
+    if platform == "eos":           # EthernetN/1, N/5 for 2 ports, N/1 N/3 N/5 N/7 for 4 ...
+        return "Ethernet%d/%d" % (cage + 1, 1 + sub * per), lanes, None, cage + 1, per
+    name = "Ethernet%d" % (cage * m["cage_lanes"] + sub * per)
+    style, prefix = m["sonic"]["alias"]
+    if style == "etp":
+        alias = "etp%d%s" % (cage + 1, "abcdefgh"[sub] if mode.ports > 1 else "")
+    else:
+        alias = "%s%d/%d" % (prefix, cage + 1, 1 + sub * per)
+    return name, lanes, alias, cage + 1, per
+
+
+def parse(model, platform, mode, name):
+    """The index of the front-panel port called ``name``, or None if the model has none."""
+    m = MODELS[model]
+    per = m["cage_lanes"] // mode.ports
+    try:
+        if platform == "eos":
+            cage, lane = (int(x) for x in name[len("Ethernet"):].split("/"))
+            cage -= 1
+            sub, rest = divmod(lane - 1, per)
+        else:
+            cage, offset = divmod(int(name[len("Ethernet"):]), m["cage_lanes"])
+            sub, rest = divmod(offset, per)
+    except ValueError:
+        return None
+    if rest or not 0 <= cage < len(m["first_lanes"]) or not 0 <= sub < mode.ports:
+        return None
+    return cage * mode.ports + sub
+
+
+def names():
+    return sorted(MODELS)

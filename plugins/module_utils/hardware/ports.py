@@ -1,0 +1,92 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Front-panel port names and SerDes lanes of a switch, by platform.
+
+With a model (models.py) the ports are that switch's: its cages in the breakout its port speed
+takes, named as the platform names them, with the model's lanes, aliases and cage indexes.
+Without one, a generic map: SONiC names a port after its first lane (Ethernet0, Ethernet8, ...),
+EOS after its cage (Ethernet1/1), each port with as many lanes as its speed needs at the ASIC's
+SerDes rate - names and lanes no real switch is known to have (the port-map check says so).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
+
+
+def port_name(platform, index, step):
+    """Name of front-panel port ``index`` (0-based)."""
+    if platform == "eos":
+        return "Ethernet%d/1" % (index + 1)
+    return "Ethernet%d" % (index * step)
+
+
+_LANE_MAPS = {}
+
+
+def lane_map(platform, index, step, speed_gbps, serdes_gbps, name):
+    """(lanes, alias) of port ``index``: lanes from the first lane the name encodes, as many as
+    the speed needs at the ASIC's SerDes rate. SONiC names a port by its first lane, so lanes
+    cannot reach the next name; EOS front-panel ports (OSFP) carry up to 8 lanes. Cached: every
+    switch of a model has the same map."""
+    key = (platform, index, step, speed_gbps, serdes_gbps)
+    if key not in _LANE_MAPS:
+        span = step if platform == "sonic" else 8
+        width = max(1, min(span, -(-speed_gbps // serdes_gbps))) if speed_gbps else 1
+        _LANE_MAPS[key] = (",".join(str(index * span + k) for k in range(width)),
+                           "etp%d" % (index + 1) if platform == "sonic" else name)
+    return _LANE_MAPS[key]
+
+
+def port_range(platform, count, step):
+    """'Ethernet0 .. Ethernet504': the names of a switch's ``count`` ports, for messages."""
+    return "%s .. %s" % (port_name(platform, 0, step), port_name(platform, count - 1, step))
+
+
+class PortMap:
+    """The front-panel ports of one switch; ``port(index)`` gives name, lanes, alias, cage
+    number and lanes per port. Switches of one model, platform and breakout share one map."""
+
+    _shared = {}
+
+    def __init__(self, platform, count, model=None, mode=None, step=8, serdes_gbps=50):
+        self.platform, self.count, self.model, self.mode = platform, count, model, mode
+        self.step, self.serdes_gbps = step, serdes_gbps
+        self._ports = {}
+
+    @classmethod
+    def shared(cls, *args):
+        if args not in cls._shared:
+            cls._shared[args] = cls(*args)
+        return cls._shared[args]
+
+    def port(self, index, speed_gbps):
+        key = (index, speed_gbps if self.model is None else None)
+        if key not in self._ports:
+            if self.model is not None:
+                self._ports[key] = models.port(self.model, self.platform, self.mode, index)
+            else:
+                name = port_name(self.platform, index, self.step)
+                lanes, alias = lane_map(self.platform, index, self.step, speed_gbps,
+                                        self.serdes_gbps, name)
+                self._ports[key] = (name, lanes, alias, index + 1, len(lanes.split(",")))
+        return self._ports[key]
+
+    def index_of(self, name):
+        """Index of the port called ``name``, or None."""
+        if self.model is not None:
+            index = models.parse(self.model, self.platform, self.mode, name)
+            return index if index is not None and index < self.count else None
+        for index in range(self.count):
+            if port_name(self.platform, index, self.step) == name:
+                return index
+        return None
+
+    def describe(self):
+        """'Ethernet0 .. Ethernet508 (sn5600, 2x400G)' for messages."""
+        first, last = self.port(0, None)[0], self.port(self.count - 1, None)[0]
+        where = " (%s, %s)" % (self.model, self.mode.name) if self.model else ""
+        return "%s .. %s%s" % (first, last, where)
