@@ -11,7 +11,9 @@ import json
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.roce.fabric.plugins.module_utils import render_eos, render_sonic, verify
+from ansible_collections.roce.fabric.plugins.module_utils import verify
+from ansible_collections.roce.fabric.plugins.module_utils.render import (
+    eos as render_eos, sonic as render_sonic)
 
 
 def frr_drain(bgpd_conf):

@@ -124,7 +124,8 @@ def check_buffer_budget(fab, devices):
                           total_buffer_bytes=b["total_buffer_bytes"],
                           headroom_bytes=b["reserved_headroom_bytes"],
                           shared_headroom_pool_bytes=b["shared_headroom_pool_bytes"],
-                          shared_pool_bytes=b["shared_pool_bytes"]))
+                          shared_pool_bytes=b["shared_pool_bytes"],
+                          overdrawn_bytes=1 - b["shared_pool_bytes"]))
     return out
 
 

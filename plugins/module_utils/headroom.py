@@ -29,13 +29,25 @@ FRAME_OVERHEAD_BYTES = 20      # LM §1.1 #1: preamble/SFD 8 B + IFG 12 B
 QUANTUM_BYTES = 64             # one pause quantum = 512 bit times
 MAX_CABLE_M = 2000             # longest cable class in SONiC ini tables (Dell Z9332f, SN §1.4)
 MTU_RANGE = (1500, 9216)       # SONiC YANG PORT.mtu tops out at 9216 (SN §2)
-MODELS = ("ieee", "sonic-nvidia")
+MODELS = ("ieee", "sonic-nvidia", "sonic-sku")
 
 # SONiC lua constants (SN §1.3).
 SONIC_SPEED_OF_LIGHT_M_S = 198000000
 SONIC_MIN_PACKET_BYTES = 64
-SONIC_REVISIONS = ("current", "18913fa")
-SONIC_HEADROOM_COMPENSATION = 2048
+SONIC_HEADROOM_COMPENSATION = 2048     # sonic-swss #4757
+# Revisions of buffer_headroom_mellanox.lua that change the numbers (issue 13 research):
+# 18913fa (2023): /8192 cable term, cell/64 factor, 8-lane pipeline latency x2 - 1 KiB;
+# pr3235 (2024-09, backported to 202405): /8000, ceil(cell/64), byte-based small-packet share,
+#   8-lane pipeline latency x2, kb_on_tile on Spectrum-4/5;
+# pr4757 (2026-07): + 2 KiB when the configured xoff is 2 KiB short of the worst case;
+# pr4797 (2026-07): + 18 KiB xoff on Spectrum-6 (the ASIC_TABLE's xoff_extra_kb here).
+SONIC_REVISIONS = ("18913fa", "pr3235", "pr4757", "pr4797")
+# The revision each SONiC release branch carries (#3235 via #3342 in 202405; #4757 and #4797
+# tested on 202605).
+SONIC_VERSIONS = {"202305": "18913fa", "202311": "18913fa", "202405": "pr3235",
+                  "202411": "pr3235", "202505": "pr3235", "202511": "pr3235",
+                  "202605": "pr4797"}
+DEFAULT_SONIC_VERSION = "202605"
 
 
 def _ceil_to(value, unit):
@@ -113,7 +125,7 @@ def _sonic_table(asic_table, host):
 
 def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
                           lossless_mtu_bytes=1024, small_packet_pct=50, gearbox_ns=0,
-                          lanes=4, shared_headroom=False, revision="current", host=None,
+                          lanes=4, shared_headroom=False, revision="pr4797", host=None,
                           port=None):
     """Replica of buffer_headroom_mellanox.lua (SN §1.3). Defaults are SONiC's own: port MTU
     9100, LOSSLESS_TRAFFIC_PATTERN mtu 1024 and small_packet_percentage 50 (SN §1.1)."""
@@ -125,6 +137,7 @@ def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
     spp = errors.number("small_packet_pct", small_packet_pct, 0, 100, "%", host)
     errors.number("gearbox_ns", gearbox_ns, 0, 10000, "ns", host)
     errors.choice("lanes", lanes, (1, 2, 4, 8), host)
+    revision = "pr4797" if revision == "current" else revision
     errors.choice("revision", revision, SONIC_REVISIONS, host)
 
     speed_mbps = speed_gbps * 1000
@@ -158,10 +171,10 @@ def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
     terms = {"port_mtu": port_mtu, "cable_round_trip": cable, "gearbox": 2 * gearbox,
              "mac_phy_delay": mac_phy, "peer_response": peer_response, "kb_on_tile": tile}
     propagation = sum(terms.values())
-    extra = table.get("xoff_extra_kb", 0) * 1024
+    extra = table.get("xoff_extra_kb", 0) * 1024 if revision == "pr4797" else 0
     xoff = _ceil_to(lossless_mtu + propagation * occupancy, 1024) + extra
     compensated = False
-    if revision == "current" and not shared_headroom and spp != 100:
+    if revision in ("pr4757", "pr4797") and not shared_headroom and spp != 100:
         worst_xoff = _ceil_to(lossless_mtu + propagation * worst, 1024) + extra
         if xoff + SONIC_HEADROOM_COMPENSATION < worst_xoff:
             xoff += SONIC_HEADROOM_COMPENSATION
@@ -191,15 +204,20 @@ def default_lanes(asic, speed_gbps):
 
 
 def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None,
-                  model="ieee", lanes=None, sonic=None, media="fiber", host=None, port=None):
+                  model="ieee", lanes=None, sonic=None, media="fiber", host=None, port=None,
+                  sku=None):
     """Headroom of one lossless PG of a port on ``asic`` (an AsicProfile), by ``model``.
 
-    ``sonic`` holds sonic-nvidia knobs (lossless_mtu_bytes, small_packet_pct, revision)."""
+    ``sonic`` holds sonic-nvidia knobs (lossless_mtu_bytes, small_packet_pct, revision);
+    ``sku`` the (model, HWSKU) whose pg_profile_lookup.ini the ``sonic-sku`` model reads."""
     errors.choice("roce_headroom_model", model, MODELS, host)
     shp = asic.value("headroom_semantics") == "shared_headroom_pool"
     supported = asic.value("port_speeds_gbps")
     errors.choice("%sspeed_gbps" % (port + "." if port else ""), speed_gbps,
                   supported or catalog.SPEEDS_GBPS, host)
+    if model == "sonic-sku":
+        return sku_headroom(asic, speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes, lanes, sku,
+                            media, host, port)
     if model == "ieee":
         return ieee_headroom(speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes,
                              asic.require("cell_bytes", host), media=media,
@@ -213,7 +231,41 @@ def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None
     knobs = dict(sonic or {})
     errors.mapping("roce_sonic_buffer", knobs,
                    ("lossless_mtu_bytes", "small_packet_pct", "revision"), host)
+    knobs.setdefault("revision", SONIC_VERSIONS[DEFAULT_SONIC_VERSION])
     return sonic_nvidia_headroom(
         speed_gbps, cable_m, table, port_mtu_bytes=mtu_bytes,
         lanes=lanes if lanes is not None else default_lanes(asic, speed_gbps),
         shared_headroom=shp, host=host, port=port, **knobs)
+
+
+def sku_headroom(asic, speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes, lanes, sku, media,
+                 host, port):
+    """SONiC's traditional buffer model: the HWSKU's pg_profile_lookup.ini row for the shortest
+    table cable at least ``cable_m`` long (SONiC's CABLE_LENGTH class). Beyond the table, the
+    headroom the table was sized with: the Mellanox formula at the tables' traffic pattern
+    (Spectrum) or Model R (Broadcom); ``source`` says which."""
+    from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
+    row = models.pg_row(sku[0], sku[1], speed_gbps, cable_m) if sku else None
+    if row is not None:
+        cable, (size, xon, xoff) = row
+        return {"model": "sonic-sku", "xoff_bytes": xoff, "xon_bytes": xon, "size_bytes": size,
+                "cable_class_m": cable, "raw_bytes": xoff,
+                "source": "%s pg_profile_lookup.ini row %d %dm"
+                          % (sku[1], speed_gbps * 1000, cable)}
+    if asic.value("sonic_asic_table"):
+        pattern = models.SKU_TABLE_PATTERN
+        out = sonic_nvidia_headroom(
+            speed_gbps, cable_m, asic.value("sonic_asic_table"),
+            port_mtu_bytes=pattern["port_mtu_bytes"],
+            lossless_mtu_bytes=pattern["lossless_mtu_bytes"],
+            small_packet_pct=pattern["small_packet_pct"],
+            lanes=lanes if lanes is not None else default_lanes(asic, speed_gbps),
+            host=host, port=port)
+    else:
+        out = ieee_headroom(speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes,
+                            asic.require("cell_bytes", host), media=media,
+                            shared_headroom=asic.value("headroom_semantics")
+                            == "shared_headroom_pool", host=host, port=port)
+    out = dict(out, model="sonic-sku", source="%s: no pg_profile_lookup.ini row for %dG at %g m; "
+               "%s" % (sku[1] if sku else "no HWSKU", speed_gbps, cable_m, out["model"]))
+    return out

@@ -14,15 +14,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import math
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    ecn, errors, headroom, thresholds)
+    carve, ecn, errors, headroom, thresholds)
 
 DEFAULT_LOSSLESS_PGS = (3,)       # RoCE on priority 3 (host-nic.md; CL-ROCE)
-LOSSY_RESERVED_FALLBACK = 9216    # [P] one jumbo frame per port when pipeline latency is unknown
 SETTINGS_KEYS = ("model", "lossless_pgs", "trigger_fraction", "trigger_mode",
-                 "over_subscribe_ratio", "lossy_reserved_per_port_bytes", "sonic", "ecn")
+                 "over_subscribe_ratio", "lossy_reserved_per_port_bytes", "sonic", "ecn", "sku")
 
 
 def _port_field(port, key, host, name):
@@ -31,12 +29,21 @@ def _port_field(port, key, host, name):
     return port[key]
 
 
+def _pinned(hr, xoff_bytes, asic, port):
+    """A port's headroom with its xoff pinned by the inventory: the PG reserves the pinned xoff
+    instead (Spectrum), or draws it from the shared headroom pool (Broadcom)."""
+    shp = asic.value("headroom_semantics") == "shared_headroom_pool"
+    size = hr["size_bytes"] if shp else hr["size_bytes"] - hr["xoff_bytes"] + xoff_bytes
+    return dict(hr, xoff_bytes=xoff_bytes, size_bytes=size, raw_bytes=xoff_bytes,
+                source="roce_link_overrides.%s.headroom_bytes" % port)
+
+
 def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     """Compute the lossless plan of one switch.
 
     ``asic``: catalog.AsicProfile. ``ports``: list of dicts with ``name``, ``speed_gbps``,
     ``cable_m`` and optional ``mtu_bytes`` (default 9216), ``peer_mtu_bytes``, ``lanes``,
-    ``media``. ``settings``: see SETTINGS_KEYS (all optional). With ``strict=False`` a buffer
+    ``media``, ``headroom_bytes`` (xoff pinned by the inventory). ``settings``: see SETTINGS_KEYS (all optional). With ``strict=False`` a buffer
     that cannot hold the headroom is reported (``budget_error``, trigger and ECN None) instead
     of raised, so a fabric-wide check can list it with the other findings.
     """
@@ -50,10 +57,10 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     ratio = errors.number("roce_lossless.over_subscribe_ratio", cfg.get("over_subscribe_ratio", 1),
                           1, 64, "", host)
     total = asic.require("total_buffer_bytes", host)
-    lossy_default = asic.value("pipeline_latency_bytes") or LOSSY_RESERVED_FALLBACK
-    lossy = errors.number("roce_lossless.lossy_reserved_per_port_bytes",
-                          cfg.get("lossy_reserved_per_port_bytes", lossy_default),
-                          0, 10 ** 7, "bytes", host)
+    lossy_override = cfg.get("lossy_reserved_per_port_bytes")
+    if lossy_override is not None:
+        lossy_override = errors.number("roce_lossless.lossy_reserved_per_port_bytes",
+                                       lossy_override, 0, 10 ** 7, "bytes", host)
     if not isinstance(ports, list) or not ports:
         raise errors.RoceInputError("ports", ports, "a non-empty list of port mappings", host)
 
@@ -64,43 +71,40 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     for i, port in enumerate(ports):
         label = "ports[%d]" % i
         errors.mapping(label, port, ("name", "speed_gbps", "cable_m", "mtu_bytes",
-                                     "peer_mtu_bytes", "lanes", "media"), host)
+                                     "peer_mtu_bytes", "lanes", "media", "headroom_bytes"),
+                       host)
         name = _port_field(port, "name", host, label)
         if name in names:
             raise errors.RoceInputError(label + ".name", name, "a port name used once", host)
         names.add(name)
         key = (port.get("speed_gbps"), port.get("cable_m"), port.get("mtu_bytes", 9216),
-               port.get("peer_mtu_bytes"), port.get("lanes"), port.get("media", "fiber"))
+               port.get("peer_mtu_bytes"), port.get("lanes"), port.get("media", "fiber"),
+               port.get("headroom_bytes"))
         if key not in classes:
             classes[key] = headroom.port_headroom(
                 asic, _port_field(port, "speed_gbps", host, name),
                 _port_field(port, "cable_m", host, name), key[2], key[3], model=model,
-                lanes=key[4], sonic=cfg.get("sonic"), media=key[5], host=host, port=name)
+                lanes=key[4], sonic=cfg.get("sonic"), media=key[5], host=host, port=name,
+                sku=cfg.get("sku"))
+            if key[6] is not None:
+                classes[key] = _pinned(classes[key], key[6], asic, name)
         max_mtu = max(max_mtu, key[2])
         rows.append((name, key, classes[key]))
 
     semantics = asic.value("headroom_semantics")
     per_pg = len(pgs)
-    reserved_headroom = per_pg * sum(row[2]["size_bytes"] for row in rows)
-    reserved_lossy = lossy * len(rows)
-    shp = shp_required = 0
-    if semantics == "shared_headroom_pool":
-        # LM §2.3: the pool must hold sum(xoff) / over_subscribe_ratio.
-        shp_required = int(math.ceil(per_pg * sum(row[2]["xoff_bytes"] for row in rows)
-                                     / float(ratio)))
-        shp = asic.value("shared_headroom_pool_bytes") or shp_required
-    shared = total - reserved_headroom - reserved_lossy - shp
+    carved = carve.carve(asic, [(name, key[4] or headroom.default_lanes(asic, key[0]), hr)
+                                for name, key, hr in rows], per_pg, ratio, lossy_override, host)
+    shared = carved["shared_pool_bytes"]
     trigger = None
     budget_error = None
     marks_by_class = {}
     try:
-        if shared <= 0:
+        if carved["budget_error"]:
             raise errors.RoceInputError(
-                "ports", "%d ports" % len(rows),
-                "more headroom than buffer: %s has %d B; headroom %d B + shared headroom pool "
-                "%d B + lossy reserve %d B leave %d B for the shared pool (must be > 0); shorten "
+                "ports", "%d ports" % len(rows), "more headroom than buffer: %s; shorten "
                 "cables, use fewer lossless PGs or a larger over_subscribe_ratio"
-                % (asic.name, total, reserved_headroom, shp, reserved_lossy, shared), host)
+                % carved["budget_error"], host)
         trigger = thresholds.xoff_trigger(
             shared, cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
             cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
@@ -134,11 +138,14 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
         "headroom_semantics": semantics,
         "cell_bytes": asic.value("cell_bytes"),
         "total_buffer_bytes": total,
-        "reserved_headroom_bytes": reserved_headroom,
-        "shared_headroom_pool_bytes": shp,
-        "shared_headroom_pool_required_bytes": shp_required,
-        "lossy_reserved_bytes": reserved_lossy,
+        "reserved_headroom_bytes": carved["reserved_headroom_bytes"],
+        "shared_headroom_pool_bytes": carved["shared_headroom_pool_bytes"],
+        "shared_headroom_pool_required_bytes": carved["shared_headroom_pool_required_bytes"],
+        "lossy_reserved_bytes": carved["lossy_reserved_bytes"],
         "shared_pool_bytes": shared,
+        "carve": [list(item) for item in carved["items"]],
+        "total_buffer_source": carved["total_source"],
+        "vendor": asic.value("vendor"),
         "trigger": trigger,
         "ports": out_ports,
         "port_classes": len(classes),

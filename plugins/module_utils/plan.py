@@ -17,7 +17,7 @@ import gc
 from collections import Counter
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    capabilities, checks, ecn, errors, fabric, headroom, lossless)
+    buffer_model, capabilities, checks, ecn, errors, fabric, headroom, lossless)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
@@ -70,8 +70,9 @@ def _switch_lossless(fab, sw, peers_mtu, memo):
     ordered = sorted(sw.ports.values(), key=lambda x: x.index)
     key = (sw.asic, repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
            tuple(sw.qos["lossless_priorities"]),
-           tuple((p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, peers_mtu[(sw.name, p.name)],
-                  p.media, p.headroom_bytes) for p in ordered if p.up))
+           sw.model, tuple((p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, p.lanes_per_port,
+                            peers_mtu[(sw.name, p.name)], p.media, p.headroom_bytes)
+                           for p in ordered if p.up))
     if key not in memo:
         memo[key] = _compute_lossless(fab, sw, peers_mtu, ordered)
     return memo[key]
@@ -82,6 +83,9 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
     asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
     settings = dict(errors.mapping("roce_lossless", hv.get("roce_lossless") or {},
                                    lossless.SETTINGS_KEYS + ("xon_offset_bytes",), sw.name))
+    model, knobs, sku, sonic_intent, physical = buffer_model.choose(sw, asic, settings,
+                                                                    _hardware(sw))
+    settings.update(model=model, sonic=knobs, sku=sku)
     ecn_over = settings.pop("ecn", None) or {}
     xon_offset = settings.pop("xon_offset_bytes", None)
     settings["lossless_pgs"] = sw.qos["lossless_priorities"]
@@ -91,8 +95,17 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
             continue
         ports.append({"name": p.name, "speed_gbps": p.speed_gbps,
                       "cable_m": _cable_class(p.cable_m), "mtu_bytes": p.mtu_bytes,
-                      "peer_mtu_bytes": peers_mtu[(sw.name, p.name)], "media": p.media})
+                      "peer_mtu_bytes": peers_mtu[(sw.name, p.name)], "media": p.media,
+                      "lanes": p.lanes_per_port})
+        if p.headroom_bytes is not None:
+            if (sonic_intent or {}).get("buffer_model") == "dynamic":
+                raise errors.RoceInputError(
+                    "roce_link_overrides.%s.headroom_bytes" % p.name, p.headroom_bytes,
+                    "not set: with SONiC's dynamic buffer model buffermgrd computes every "
+                    "lossless PG's headroom (use the traditional model to pin one)", sw.name)
+            ports[-1]["headroom_bytes"] = p.headroom_bytes
     result = lossless.switch_lossless(asic, ports, settings, sw.name, strict=False)
+    result["sonic"] = sonic_intent
     result["ecn_overrides"] = errors.mapping("roce_lossless.ecn", ecn_over, ecn.OVERRIDE_KEYS,
                                              sw.name)
     if result["trigger"] is not None:
@@ -115,21 +128,23 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
                 marks["pmax"] = marks["pmax_percent"] / 100.0
                 by_class[id(port["ecn"])] = marks
             port["ecn"] = by_class[id(port["ecn"])]
-    # Required headroom for each port's actual link, by the switch's own model.
+    # Required headroom for each port's actual link: what is in flight on it by the switch's
+    # formula (a SKU table row is checked against the formula it stands for).
     required = {}
+    need_knobs = buffer_model.physical_knobs(physical, knobs)
     for port in result["ports"]:
         fp = sw.ports[port["name"]]
         port["cable_m"] = fp.cable_m
-        port["cable_class_m"] = _cable_class(fp.cable_m)
+        port["cable_class_m"] = port["headroom"].get("cable_class_m", _cable_class(fp.cable_m))
         key = (fp.speed_gbps, fp.cable_m, fp.mtu_bytes, peers_mtu[(sw.name, fp.name)], fp.media)
         if key not in required:
             required[key] = headroom.port_headroom(
-                asic, fp.speed_gbps, fp.cable_m, fp.mtu_bytes, key[3], model=result["model"],
-                sonic=settings.get("sonic"), media=fp.media, host=sw.name,
-                port=fp.name)["xoff_bytes"]
+                asic, fp.speed_gbps, fp.cable_m, fp.mtu_bytes, key[3], model=physical,
+                sonic=need_knobs, media=fp.media, host=sw.name, port=fp.name,
+                lanes=fp.lanes_per_port)["xoff_bytes"]
         port["headroom_required_bytes"] = required[key]
-        port["headroom_configured_bytes"] = fp.headroom_bytes \
-            if fp.headroom_bytes is not None else port["headroom"]["xoff_bytes"]
+        # what the rendered profile carries (a pinned xoff is rendered as such)
+        port["headroom_configured_bytes"] = port["headroom"]["xoff_bytes"]
     return asic, result
 
 

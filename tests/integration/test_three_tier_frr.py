@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    netdev, plan, render, render_sonic, verify)
+from ansible_collections.roce.fabric.plugins.module_utils import netdev, plan, render, verify
+from ansible_collections.roce.fabric.plugins.module_utils.render import sonic as render_sonic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NS = "r3-"
@@ -159,3 +159,26 @@ def test_jumbo_frames_cross_five_hops(lab):
     too_big = ns_run("h0", "ping", "-M", "do", "-s", "8973", "-c", "1", "-W", "2", "-I",
                      src["name"], dst, check=False)
     assert too_big.returncode != 0
+
+
+def test_only_loopbacks_and_host_subnets_are_announced(lab):
+    """redistribute connected goes through RF-CONNECTED: a super-spine learns every host /31 and
+    its neighbours' loopbacks over BGP, nothing else and no fabric /31 (FRR applies the rendered
+    route-map; loopbacks of switches sharing an ASN with the path are dropped by eBGP itself)."""
+    labmod, p = lab
+    _converged(labmod, p)
+    devs = p["devices"]
+    routes = _state(labmod, "ss0")[1]
+    learned = set(r["dst"] for r in routes if r.get("protocol") == "bgp")
+    loopbacks = set(d["loopback"].split("/")[0] for n, d in devs.items()
+                    if d["kind"] == "switch" and n != "ss0")
+    hosts = set(verify._network(nic["address"]) for d in devs.values() if d["kind"] == "host"
+                for nic in d["nics"])
+    fabric = set(verify._network(port["address"]) for d in devs.values()
+                 if d["kind"] == "switch" for port in d["ports"]
+                 if port["peer_kind"] != "host" and port.get("address"))
+    neighbours = set(devs[port["peer"]]["loopback"].split("/")[0]
+                     for port in devs["ss0"]["ports"])
+    assert hosts <= learned and neighbours <= learned
+    assert fabric and not learned & fabric
+    assert learned <= loopbacks | hosts

@@ -107,17 +107,20 @@ def _brcm(total, total_src, total_ok, speeds, cell, cell_src, cell_ok, extra=Non
     return asic
 
 
-def _spectrum(total, total_src, total_ok, speeds, cell, lane, tile, extra=None):
-    # ASIC_TABLE values of sonic-buildimage platform/mellanox/asic_table.j2 (SN §1.3).
-    table = {"cell_size": cell, "pipeline_latency_kb": 19, "mac_phy_delay_kb": 0.8,
-             "peer_response_time_kb": 3.8, "kb_on_tile": tile, "xoff_extra_kb": 0}
+def _spectrum(total, total_src, total_ok, speeds, cell, lane, tile, extra=None,
+              pipeline_kb=19, xoff_extra_kb=0):
+    # ASIC_TABLE values of sonic-buildimage platform/mellanox/asic_table.j2 @4a9bf641 (SN §1.3;
+    # Spectrum-5/6 rows: issue 13 research): pipeline latency 19 KB, 42 on Spectrum-6, whose
+    # headroom also takes 18 KiB more xoff since sonic-swss #4797 (applied by revision).
+    table = {"cell_size": cell, "pipeline_latency_kb": pipeline_kb, "mac_phy_delay_kb": 0.8,
+             "peer_response_time_kb": 3.8, "kb_on_tile": tile, "xoff_extra_kb": xoff_extra_kb}
     asic = {
         "vendor": _v("nvidia", "vendor"),
         "family": _v("spectrum", "NVIDIA Spectrum"),
         "total_buffer_bytes": Fact(total, total_src, total_ok),
         "cell_bytes": _v(cell, "SN §1.3 asic_table.j2 cell_size"),
         "headroom_semantics": _MLNX_RES,
-        "pipeline_latency_bytes": _v(19 * 1024, "SN §1.3 asic_table.j2: 19 KB"),
+        "pipeline_latency_bytes": _v(pipeline_kb * 1024, "asic_table.j2: %d KB" % pipeline_kb),
         "mac_phy_delay_bytes": _v(0.8 * 1024, "SN §1.3 asic_table.j2: 0.8 KB"),
         "serdes_lane_gbps": _u(lane, "SN §1.4: SN4700 400G on 8 lanes, SN5600 800G on 8 lanes"),
         "port_speeds_gbps": _u(speeds, "vendor product briefs (unverified)"),
@@ -133,14 +136,20 @@ ASICS = {
         64000000, "LM §2.4 [M] (unverified)", False, (10, 25, 40, 50, 100, 200, 400),
         254, "SN §1.4: Dell Z9332f TH3 ini, 2540 B = 10 cells of 254 B", True),
     "tomahawk4": _brcm(
-        113000000, "LM §2.4 [M] ~113 MB (unverified; confirm on the datasheet)", False,
-        (10, 25, 40, 50, 100, 200, 400),
-        254, "assumed equal to TH3 and TH5 (unverified)", False),
+        119179848, "facebook/fboss Tomahawk4Asic.h @05d1a971: MMU 2 ITMs x 234,606 cells x "
+        "254 B", True, (10, 25, 40, 50, 100, 200, 400),
+        254, "facebook/fboss Tomahawk4Asic.h getMMUCellSize", True),
     "tomahawk5": _brcm(
-        165660324, "SN §1.2/LM §1.3: TH5 SONiC ingress_lossless_pool 165,660,324 B", True,
+        173268640, "facebook/fboss Tomahawk5Asic.h @05d1a971: MMU 2 ITMs x 341,080 cells x "
+        "254 B (SONiC's 7060X6 pools, 165.7 MB, sit just below)", True,
         (25, 50, 100, 200, 400, 800),
-        254, "LM §1.1 #7: every SONIC-TH5 value divides by 254", True,
-        {"shared_headroom_pool_bytes": _v(29423360, "SN §1.2: TH5 AI SKU pool xoff")}),
+        254, "fboss Tomahawk5Asic.h getMMUCellSize; every 7060X6 SONiC value divides by 254",
+        True),
+    "tomahawk6": _brcm(
+        267196860, "sonic-buildimage #28657 (community figure, not Broadcom's): ~636,183 cells "
+        "x 420 B (unverified)", False, (100, 200, 400, 800),
+        420, "sonic-buildimage #28657 (unverified)", False,
+        {"serdes_lane_gbps": _u(200, "press: 512 x 200G PAM4 SerDes (unverified)")}),
     "trident4": _brcm(
         132000000, "LM §2.4 [M] BCM56880 132 MB (unverified)", False,
         (10, 25, 40, 50, 100, 200, 400),
@@ -166,6 +175,16 @@ ASICS = {
     "spectrum4": _spectrum(
         158229504, "SN §1.2: SN5600 egress_lossless_pool 158,229,504 B (LM §2.4 [V])", True,
         (25, 50, 100, 200, 400, 800), 192, 100, True),
+    # Spectrum-5 (SN5640) and Spectrum-6 (SN6600/SN6810): SONiC's own accounting, the egress
+    # lossless pool of their SKU templates, is the only buffer figure published.
+    "spectrum5": _spectrum(
+        136210432, "sonic-buildimage Mellanox-SN5640-C512S2 buffers_defaults_t1.j2 @0e60c47f: "
+        "egress_lossless_pool (no vendor buffer figure found)", False,
+        (25, 50, 100, 200, 400, 800), 192, 100, True),
+    "spectrum6": _spectrum(
+        224143360, "sonic-buildimage Mellanox-SN6600_LD-V512C2 buffers_defaults_t0.j2 @88c4b9a6: "
+        "egress_lossless_pool (no vendor buffer figure found)", False,
+        (100, 200, 400, 800), 256, 200, False, pipeline_kb=42, xoff_extra_kb=18),
 }
 
 # Switching capacity (LM §2.4 table; [V] rows verified) and SerDes lanes: capacity over the lane
@@ -177,6 +196,10 @@ _CAPACITY = {
     "jericho2": (9600, False, False), "jericho3": (14400, False, False),
     "spectrum1": (3200, False, False), "spectrum2": (6400, True, False),
     "spectrum3": (12800, True, True), "spectrum4": (51200, True, True),
+    # 51.2T inferred from the SN5640 SKUs (512 x 100G); 102.4T: Mellanox/hw-mgmt #2885 (SN6600)
+    # and the Tomahawk 6 press releases.
+    "spectrum5": (51200, False, False), "spectrum6": (102400, True, False),
+    "tomahawk6": (102400, False, False),
 }
 for _name, (_gbps, _cap_ok, _lanes_ok) in _CAPACITY.items():
     ASICS[_name]["switching_capacity_gbps"] = Fact(

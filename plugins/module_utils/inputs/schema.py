@@ -23,10 +23,10 @@ from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 PLATFORMS = ("sonic", "eos")
 DESIGNS = ("rail_optimized", "classic")
 ASN_SCHEMES = ("shared", "unique")
-HEADROOM_MODELS = ("ieee", "sonic-nvidia")
-SONIC_REVISIONS = ("current", "18913fa")
+HEADROOM_MODELS = ("ieee", "sonic-nvidia", "sonic-sku")
+SONIC_VERSIONS = ("202305", "202311", "202405", "202411", "202505", "202511", "202605")
 TRIGGER_MODES = ("dynamic", "static")
-# Hash fields every platform renders (SONiC SWITCH_HASH names in render_sonic.HASH_FIELDS).
+# Hash fields every platform renders (SONiC SWITCH_HASH names in render/sonic.py HASH_FIELDS).
 HASH_FIELDS = ("src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", "in_port")
 WATCHDOG_ACTIONS = ("drop", "forward", "alert")
 MAX_BUFFER_BYTES = 64 * 2 ** 30
@@ -257,18 +257,24 @@ ASIC_OVERRIDES = _obj({
 }, "catalog facts of this switch's ASIC, replaced (the override becomes the fact's source)")
 
 LOSSLESS = _obj({
-    "model": _enum(HEADROOM_MODELS, "headroom model", "ieee"),
+    "model": _enum(HEADROOM_MODELS, "headroom model (default: sonic-sku on a SONiC HWSKU with "
+                   "a pg_profile_lookup.ini, sonic-nvidia with the dynamic buffer model, else "
+                   "ieee)"),
     "trigger_fraction": _num(0, 0.99, "shared-pool fill at which one PG pauses", above=True,
                              default=2.0 / 3),
     "trigger_mode": _enum(TRIGGER_MODES, "dynamic (alpha) or static threshold", "dynamic"),
     "over_subscribe_ratio": _num(1, 64, "shared headroom pool over-subscription", ":1", 1),
     "lossy_reserved_per_port_bytes": _int(0, 10 ** 7, "lossy reservation per port", "bytes"),
     "sonic": _obj({
-        "lossless_mtu_bytes": _int(64, 9216, "LOSSLESS_TRAFFIC_PATTERN mtu", "bytes"),
-        "small_packet_pct": _num(0, 100, "LOSSLESS_TRAFFIC_PATTERN small_packet_percentage",
-                                 "%"),
-        "revision": _enum(SONIC_REVISIONS, "buffer_headroom_mellanox.lua revision"),
-    }, "sonic-nvidia model knobs"),
+        "buffer_model": _enum(("traditional", "dynamic"), "SONiC buffer model (dynamic: "
+                              "Spectrum only)", "traditional"),
+        "version": _enum(SONIC_VERSIONS, "SONiC release: the headroom formula revision",
+                         "202605"),
+        "lossless_mtu_bytes": _int(64, 9216, "traffic pattern: lossless MTU (default 1024)",
+                                   "bytes"),
+        "small_packet_pct": _int(0, 100, "traffic pattern: small packets (default 100 "
+                                 "traditional, as the SKU tables; 50 dynamic, SONiC's)", "%"),
+    }, "SONiC buffer manager settings (SONiC switches only)"),
     "ecn": _obj({
         "kmin_bytes": _int(1, 2 ** 31, "ECN Kmin", "bytes"),
         "kmax_bytes": _int(1, 2 ** 31, "ECN Kmax", "bytes"),

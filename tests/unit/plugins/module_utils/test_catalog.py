@@ -23,7 +23,12 @@ def test_verified_golden_facts():
     # lossless-math.md §1.1 #7 / §2.4 and sonic.md §1.3
     th5 = catalog.asic_profile("tomahawk5")
     assert th5.value("cell_bytes") == 254
-    assert th5.value("total_buffer_bytes") == 165660324
+    # facebook/fboss Tomahawk5Asic.h / Tomahawk4Asic.h: 2 ITMs x cells x 254 B
+    assert th5.value("total_buffer_bytes") == 2 * 341080 * 254
+    assert catalog.asic_profile("tomahawk4").value("total_buffer_bytes") == 2 * 234606 * 254
+    assert catalog.asic_profile("spectrum6").value("sonic_asic_table")["cell_size"] == 256
+    assert catalog.asic_profile("spectrum6").value("sonic_asic_table")["pipeline_latency_kb"] \
+        == 42
     assert catalog.asic_profile("spectrum2").value("cell_bytes") == 144
     assert catalog.asic_profile("spectrum4").value("cell_bytes") == 192
     assert catalog.PAUSE_QUANTA_IEEE[100].value * 64 == 25216
@@ -31,8 +36,9 @@ def test_verified_golden_facts():
 
 
 def test_reference_unverified_values_are_flagged():
-    # lossless-math.md §2.4 tags TH3, TH4, TD4 and Jericho2 buffers [M] (unverified)
-    for name in ("tomahawk3", "tomahawk4", "trident4", "jericho2"):
+    # lossless-math.md §2.4 tags TH3, TD4 and Jericho2 buffers [M] (unverified); the newest
+    # ASICs have only community or pool figures
+    for name in ("tomahawk3", "trident4", "jericho2", "tomahawk6", "spectrum5", "spectrum6"):
         assert "total_buffer_bytes" in catalog.asic_profile(name).unverified()
     assert not catalog.PAUSE_QUANTA_IEEE[800].verified
 

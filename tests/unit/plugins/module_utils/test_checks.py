@@ -60,6 +60,24 @@ def test_headroom_override_below_flight(example):
     assert hits[0]["numbers"]["required_bytes"] > 20000
 
 
+def test_a_pinned_headroom_is_what_the_switch_gets(example):
+    """The check credits the pinned xoff only because the rendered profile carries it: its own
+    profile (the other ports of that speed and cable keep theirs), the PG reserving it."""
+    from ansible_collections.roce.fabric.plugins.module_utils.render import sonic
+    groups, hv = example
+    hv["leaf1a"]["roce_link_overrides"] = {"Ethernet8": {"headroom_bytes": 400000}}
+    result = run(groups, hv)
+    assert not found(result, "headroom-covers-flight")
+    dev = result["devices"]["leaf1a"]
+    db = sonic.config_db(dev)
+    pinned = db["BUFFER_PROFILE"][db["BUFFER_PG"]["Ethernet8|3"]["profile"]]
+    other = db["BUFFER_PROFILE"][db["BUFFER_PG"]["Ethernet4|3"]["profile"]]
+    assert pinned["xoff"] == "400000" and other["xoff"] != "400000"
+    assert int(pinned["size"]) == int(pinned["xon"]) + 400000     # Spectrum reserves xon + xoff
+    ports = dict((p["name"], p) for p in dev["ports"])
+    assert ports["Ethernet8"]["lossless"]["headroom_configured_bytes"] == 400000
+
+
 def test_headroom_follows_that_very_link(example):
     # A longer cable on one port raises that port's headroom only.
     groups, hv = example
@@ -73,9 +91,13 @@ def test_headroom_follows_that_very_link(example):
 
 def test_buffer_budget(example):
     groups, hv = example
-    hv["leaf2b"]["roce_asic_overrides"] = {"total_buffer_bytes": 30000000}
+    carve = run(groups, hv)["devices"]["leaf2b"]["buffer"]["carve"]
+    hv["leaf2b"]["roce_asic_overrides"] = {"total_buffer_bytes": 5000000}
     hits = found(run(groups, hv), "buffer-budget", "ERROR", "leaf2b")
     assert hits and hits[0]["numbers"]["shared_pool_bytes"] <= 0
+    # it says by how much: headroom pool + PG minimums + lossy reservations - 5 MB (and 1 B, a
+    # pool must hold something)
+    assert hits[0]["numbers"]["overdrawn_bytes"] == sum(item[1] for item in carve) - 5000000 + 1
 
 
 def test_shared_headroom_pool_too_small(example):
@@ -232,7 +254,7 @@ def test_default_kmin_is_clamped_under_the_incast_pause_point(example):
     """32 ports of 400G at 1.5 KB/Gb/s would start marking at 600 KB; on a small buffer the
     default Kmin comes down to 0.8 x the incast bound instead."""
     groups, hv = example
-    hv["spine2"]["roce_asic_overrides"] = {"total_buffer_bytes": 60000000}
+    hv["spine2"]["roce_asic_overrides"] = {"total_buffer_bytes": 40000000}
     result = run(groups, hv)
     dev = result["devices"]["spine2"]
     kmin = dev["ports"][0]["lossless"]["ecn"]["kmin_bytes"]

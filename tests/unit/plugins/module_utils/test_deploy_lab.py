@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    netdev, plan as plan_mod, render_sonic, verify)
+from ansible_collections.roce.fabric.plugins.module_utils import netdev, plan as plan_mod, verify
+from ansible_collections.roce.fabric.plugins.module_utils.render import sonic as render_sonic
 
 FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                    "fixtures", "frr-lab")

@@ -11,11 +11,17 @@ def _ports(n, speed=400, cable=5):
             for i in range(n)]
 
 
-def test_th5_uses_catalog_shared_headroom_pool():
-    plan = lossless.switch_lossless(catalog.asic_profile("tomahawk5"), _ports(64))
-    assert plan["shared_headroom_pool_bytes"] == 29423360  # sonic.md §1.2 TH5 AI SKU
-    assert plan["shared_pool_bytes"] == (165660324 - 29423360 - plan["reserved_headroom_bytes"]
-                                         - plan["lossy_reserved_bytes"])
+def test_th5_sizes_its_shared_headroom_pool_from_the_xoffs():
+    """lossless-math.md §2.3: SHP = sum(xoff) / over_subscribe_ratio; Broadcom's pool size, SHP
+    and per-PG minimums are separate regions of one MMU (sonic-buildimage #28657)."""
+    for ratio in (1, 4):
+        plan = lossless.switch_lossless(catalog.asic_profile("tomahawk5"), _ports(64),
+                                        {"over_subscribe_ratio": ratio})
+        xoff = plan["ports"][0]["headroom"]["xoff_bytes"]
+        assert plan["shared_headroom_pool_bytes"] == -(-64 * xoff // ratio)
+        assert plan["shared_pool_bytes"] == (2 * 341080 * 254 - plan["shared_headroom_pool_bytes"]
+                                             - plan["reserved_headroom_bytes"]
+                                             - plan["lossy_reserved_bytes"])
     assert plan["port_classes"] == 1
 
 

@@ -7,8 +7,9 @@ import os
 import pytest
 import yaml
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    plan, render, render_eos, render_sonic, sonic_yang)
+from ansible_collections.roce.fabric.plugins.module_utils import plan, render, sonic_yang
+from ansible_collections.roce.fabric.plugins.module_utils.render import (
+    eos as render_eos, sonic as render_sonic)
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -219,7 +220,8 @@ def test_config_db_json_is_the_same_with_and_without_orjson(example_plan, monkey
     """orjson is an optional speed-up: the standard library must write the same bytes."""
     db = render_sonic.config_db(example_plan["devices"]["leaf1a"])
     fast = render.config_db_json(db)
-    monkeypatch.setattr(render, "HAS_ORJSON", False)
+    from ansible_collections.roce.fabric.plugins.module_utils.render import structured
+    monkeypatch.setattr(structured, "HAS_ORJSON", False)
     assert render.config_db_json(db) == fast == json.dumps(db, indent=2, sort_keys=True) + "\n"
 
 

@@ -41,7 +41,7 @@ SEEDS = {
         roce_link_overrides={"Ethernet8": {"headroom_bytes": 20000}}),
         {("leaf1a", "Ethernet8")}),
     "buffer-budget": (lambda g, hv, p: hv["leaf2b"].update(
-        roce_asic_overrides={"total_buffer_bytes": 30000000}), {("leaf2b", "buffer")}),
+        roce_asic_overrides={"total_buffer_bytes": 5000000}), {("leaf2b", "buffer")}),
     "pfc-match": (lambda g, hv, p: hv["gpu4"].update(
         roce_nic_overrides={"5": {"qos": {"pfc_priorities": [3, 4]}}}),
         {("gpu4", "rdma5"), ("leaf2a", "Ethernet4/5<->gpu4:rdma5")}),

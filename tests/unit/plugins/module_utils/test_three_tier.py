@@ -5,7 +5,8 @@ import json
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    deadlock, fabric, generate, plan, render, render_eos, routing, sizing, verify)
+    deadlock, fabric, generate, plan, render, routing, sizing, verify)
+from ansible_collections.roce.fabric.plugins.module_utils.render import eos as render_eos
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 

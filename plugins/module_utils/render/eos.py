@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.roce.fabric.plugins.module_utils import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
 # Lane-qualified speeds EOS accepts (valid values of AVD's ethernet_interfaces.speed, pyavd 6.4.0).
@@ -121,7 +122,12 @@ def eos_config(dev):
         if port["lossless"]:
             out.append("   service-profile %s" % qos_profile_name(port))
         out += ["   shutdown" if not port["up"] else "   no shutdown", "!"]
-    out += ["ip routing", "!", "ip community-list %s permit GSHUT" % GSHUT_LIST, "!",
+    out += ["ip routing", "!", "ip prefix-list %s" % policy.CONNECTED]
+    out += ["   seq %d permit %s" % (10 * (i + 1), prefix)
+            for i, prefix in enumerate(policy.connected_prefixes(dev))]
+    out += ["!", "route-map %s permit 10" % policy.CONNECTED,
+            "   match ip address prefix-list %s" % policy.CONNECTED, "!"]
+    out += ["ip community-list %s permit GSHUT" % GSHUT_LIST, "!",
             "route-map %s permit 10" % DRAIN_IN, "   match community %s" % GSHUT_LIST,
             "   set local-preference 0", "!", "route-map %s permit 20" % DRAIN_IN, "!",
             "router bgp %d" % bgp["asn"],
@@ -135,7 +141,7 @@ def eos_config(dev):
                 "   neighbor %s route-map %s in" % (nbr["address"], DRAIN_IN)]
         if bgp["allowas_in"]:
             out.append("   neighbor %s allowas-in 1" % nbr["address"])
-    out += ["   redistribute connected", "!", "end"]
+    out += ["   redistribute connected route-map %s" % policy.CONNECTED, "!", "end"]
     return "\n".join(out) + "\n"
 
 

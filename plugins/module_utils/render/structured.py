@@ -1,12 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Render one switch's intent into its files: config, structured intent, device document.
-
-Output paths are relative to the output root: configs/<host>.json (SONiC config_db) plus
-configs/<host>.bgpd.conf (FRR, split mode), or configs/<host>.cfg (EOS); structured/<host>.yml;
-docs/<host>.md. Pure text in, text out: the action plugin decides what to write.
-"""
+"""The structured intent of one switch as YAML, and config_db.json text."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -19,8 +14,6 @@ try:
     HAS_ORJSON = True
 except ImportError:   # optional speed-up, identical output without it
     HAS_ORJSON = False
-
-from ansible_collections.roce.fabric.plugins.module_utils import render_eos, render_sonic
 
 
 # Sub-trees identical switches share in the plan (QoS, ECMP, watchdog, buffer) are emitted once
@@ -186,100 +179,3 @@ def config_db_json(db):
     if HAS_ORJSON:
         return orjson.dumps(db, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n"
     return json.dumps(db, indent=2, sort_keys=True) + "\n"
-
-
-def device_doc(dev):
-    """Markdown: what the device is, and a per-port lossless table with where numbers came from."""
-    buf = dev["buffer"]
-    trig = buf["trigger"] or {}
-    hr_model = buf["model"]
-    lines = [
-        "# %s" % dev["name"], "",
-        "| | |", "|---|---|",
-        "| role | %s (pair %s) |" % (dev["role"], dev["pair"] if dev["pair"] is not None else "-"),
-        "| platform / ASIC | %s / %s |" % (dev["platform"], dev["asic"]),
-        "| loopback / ASN | %s / %d |" % (dev["loopback"], dev["bgp"]["asn"]),
-        "| headroom model | %s |" % hr_model,
-        "| buffer | %d B total, %d B headroom reserved, %d B shared headroom pool, %d B shared pool |"
-        % (buf["total_buffer_bytes"], buf["reserved_headroom_bytes"],
-           buf["shared_headroom_pool_bytes"], buf["shared_pool_bytes"]),
-        "| PFC trigger | %s: one PG pauses at %s B, every lossless PG congested at %s B each "
-        "(dynamic_th %s, EOS threshold %s); under incast (%s ports' lossless queues at Kmin) a "
-        "PG pauses once each feeding queue holds %s B |"
-        % (trig.get("mode"), trig.get("trigger_one_pg_bytes"), trig.get("trigger_n_pgs_bytes"),
-           trig.get("dynamic_th", "-"), trig.get("eos_threshold", "-"),
-           trig.get("incast_fanout_ports", "-"), trig.get("incast_pause_bytes", "-")),
-        "| lossless / PFC / ECN / CNP | priorities %s / %s / queues %s / DSCP %d -> TC %d %s |"
-        % (dev["qos"]["lossless_priorities"], dev["qos"]["pfc_priorities"],
-           dev["qos"]["ecn_queues"], dev["qos"]["cnp_dscp"], dev["qos"]["cnp_tc"],
-           dev["qos"]["cnp_scheduler"]),
-        "| ECMP | width %d, maximum-paths %d, hash %s, seed %d (%s), adaptive routing %s |"
-        % (dev["bgp"]["ecmp_width"], dev["bgp"]["maximum_paths"],
-           ", ".join(dev["ecmp"]["rendered"]["hash_fields"]), dev["ecmp"]["rendered"]["seed"],
-           dev["ecmp"]["rendered"]["seed_source"],
-           "on" if dev["ecmp"]["rendered"]["adaptive_routing"] else "off"),
-        "",
-        "## Lossless ports", "",
-        "| port | peer | speed | cable | headroom (size) | xoff | xon | pause, 1 PG | "
-        "pause, incast (per queue) | Kmin | Kmax | Pmax |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for p in dev["ports"]:
-        ll = p["lossless"]
-        if not ll:
-            lines.append("| %s | %s:%s | %dG | %g m | admin down | | | | | | | |"
-                         % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"]))
-            continue
-        hr, e = ll["headroom"], ll["ecn"]
-        lines.append("| %s | %s:%s | %dG | %g m (class %d m) | %d | %d | %d | %s | %s | %d | %d "
-                     "| %d%% |"
-                     % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"],
-                        ll["cable_class_m"], hr["size_bytes"], ll["headroom_configured_bytes"],
-                        hr["xon_bytes"], trig.get("trigger_one_pg_bytes"),
-                        trig.get("incast_pause_bytes"), e["kmin_bytes"], e["kmax_bytes"],
-                        e["pmax_percent"]))
-    lines += [
-        "", "## Where the numbers come from", "",
-        "- headroom: model `%s` (docs/lossless-math.md §1) from the port's speed, cable length "
-        "(rounded up to the profile class), the MTU of both ends and the ASIC's cell size; "
-        "xoff absorbs what is in flight after XOFF, xon is the hysteresis, size what the PG "
-        "reserves." % hr_model,
-        "- PFC trigger: the shared pool left after headroom and reservations, with the target "
-        "fill as a dynamic threshold (docs/lossless-math.md §2).",
-        "- ECN: 1.5 KB per Gb/s, Kmax = 10 x Kmin, Pmax 20 %%; Kmax clamped to 0.8 x the "
-        "one-PG pause point, Kmin to 0.8 x the incast pause point (docs/lossless-math.md §3)%s." % (" with overrides %s" % ", ".join(
-            p["lossless"]["ecn"]["overridden"]) if any(
-            p["lossless"] and p["lossless"]["ecn"]["overridden"] for p in dev["ports"]) else ""),
-        "- catalog facts used without a verified source: %s."
-        % (", ".join(dev["unverified_facts"]) or "none"),
-    ]
-    if dev["platform"] == "sonic":
-        lines += ["", "## SONiC notes", "", "- FRR runs in split mode: bgpd.conf is rendered "
-                  "next to config_db.json and loaded as is."]
-    notes = dev["ecmp"]["rendered"]["not_rendered"]
-    if notes:
-        lines += ["", "## Requested but not rendered on %s" % dev["platform"], ""]
-        lines += ["- " + note for note in notes]
-    return "\n".join(lines) + "\n"
-
-
-OUTPUTS = ("configs", "structured", "docs")
-
-
-def render_switch(dev, outputs=OUTPUTS):
-    """{relative path: text} for switch intent ``dev``: the device config (``configs``), the
-    structured intent (``structured``) and the device document (``docs``)."""
-    name = dev["name"]
-    files = {}
-    if "structured" in outputs:
-        files["structured/%s.yml" % name] = structured_yaml(dev)
-    if "docs" in outputs:
-        files["docs/%s.md" % name] = device_doc(dev)
-    if "configs" not in outputs:
-        return files
-    if dev["platform"] == "sonic":
-        files["configs/%s.json" % name] = config_db_json(render_sonic.config_db(dev))
-        files["configs/%s.bgpd.conf" % name] = render_sonic.frr_bgpd(dev)
-    else:
-        files["configs/%s.cfg" % name] = render_eos.eos_config(dev)
-    return files

@@ -3,9 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """SONiC config_db.json and FRR (split mode) configuration from one switch's plan intent.
 
-Every lossless number is copied from the plan, never recomputed here. Lossless buffer profiles
-are pinned per (speed, cable class) with SONiC's own names (pg_lossless_<Mb/s>_<m>m_profile), so
-buffermgrd's ini lookup plays no part. Routing uses SONiC's split FRR mode: bgpd.conf is rendered
+Every lossless number is copied from the plan, never recomputed here. In SONiC's traditional
+buffer model the lossless profiles are pinned per (speed, cable class) with SONiC's own names
+(pg_lossless_<Mb/s>_<m>m_profile), so buffermgrd's ini lookup plays no part; in the dynamic
+model the PGs are left to buffermgrd, which computes the plan's numbers (buffer_model.py).
+Pools and lossy profiles follow the switch vendor (render/sonic_buffers.py). Routing uses SONiC's split FRR mode: bgpd.conf is rendered
 here and loaded as is, because the CONFIG_DB BGP tables cannot express multipath-relax, per-peer
 graceful-shutdown or the route-maps a leaf-pair roll needs; BGP_NEIGHBOR and DEVICE_NEIGHBOR are
 still written so SONiC's show and LLDP tooling know the peers.
@@ -16,6 +18,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.roce.fabric.plugins.module_utils import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.render import policy
+from ansible_collections.roce.fabric.plugins.module_utils.render import sonic_buffers as buffers
 
 MAP = "ROCE"
 GSHUT_LIST = "RF-GSHUT"
@@ -68,20 +72,12 @@ def config_db(dev):
     db = {
         "DEVICE_METADATA": {"localhost": {
             "hostname": dev["name"], "type": ROUTER_TYPE[dev["role"]],
-            "bgp_asn": str(dev["bgp"]["asn"]), "buffer_model": "traditional",
+            "bgp_asn": str(dev["bgp"]["asn"]),
+            "buffer_model": "dynamic" if buffers.dynamic(buf) else "traditional",
             "docker_routing_config_mode": "split", "default_pfcwd_status": "enable"}},
         "LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|%s" % dev["loopback"]: {}},
         "PORT": {}, "INTERFACE": {}, "DEVICE_NEIGHBOR": {}, "BGP_NEIGHBOR": {},
         "CABLE_LENGTH": {"AZURE": {}},
-        "BUFFER_POOL": _pools(buf),
-        "BUFFER_PROFILE": {
-            "ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0",
-                                      "dynamic_th": "3"},
-            "egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "0",
-                                        "static_th": str(buf["total_buffer_bytes"])},
-            "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "1518",
-                                     "dynamic_th": "3"},
-        },
         "BUFFER_PG": {}, "BUFFER_QUEUE": {},
         "DSCP_TO_TC_MAP": {MAP: dict((str(d), str(q["dscp_to_tc"].get(d, 0)))
                                      for d in range(64))},
@@ -98,15 +94,18 @@ def config_db(dev):
             "lag_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["rendered"]["hash_fields"]],
         }},
         "FLEX_COUNTER_TABLE": dict((c, {"FLEX_COUNTER_STATUS": "enable"}) for c in FLEX_COUNTERS),
+        "BUFFER_PORT_INGRESS_PROFILE_LIST": {}, "BUFFER_PORT_EGRESS_PROFILE_LIST": {},
     }
+    db.update(buffers.tables(buf))
+    lossy_pg_row, lossy_queue_row, ingress_list, egress_list = buffers.port_rows(buf)
     pfc = ",".join(str(p) for p in q["pfc_priorities"])
     wd = dev["pfc_watchdog"]
     # Per switch, not per port: the PG/queue key suffixes and row values every port repeats,
     # and one profile row per headroom / ECN class (ports of a class share those objects).
-    pg_rows = [("|" + pg, {"profile": None}) for pg in _ranges(lossless)] + \
-        [("|" + pg, {"profile": "ingress_lossy_profile"}) for pg in _ranges(lossy_pgs)]
+    pg_rows = [("|" + pg, None) for pg in _ranges(lossless)] + \
+        [("|" + pg, lossy_pg_row) for pg in _ranges(lossy_pgs)]
     queue_rows = [("|" + qr, {"profile": "egress_lossless_profile"}) for qr in _ranges(lossless)] + \
-        [("|" + qr, {"profile": "egress_lossy_profile"}) for qr in _ranges(lossy_queues)]
+        [("|" + qr, lossy_queue_row) for qr in _ranges(lossy_queues)]
     qos_row = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP, "tc_to_pg_map": MAP,
                "pfc_to_queue_map": MAP, "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
     wd_row = {"action": wd["action"], "detection_time": str(wd["detection_ms"]),
@@ -138,14 +137,24 @@ def config_db(dev):
         db["CABLE_LENGTH"]["AZURE"][name] = "%dm" % ll["cable_class_m"]
         pkey = (port["speed_gbps"], ll["cable_class_m"], id(ll["headroom"]))
         if pkey not in profiles:
-            prof = profile_name(port)
-            db["BUFFER_PROFILE"][prof] = _pg_profile(ll["headroom"], trig, buf)
-            profiles[pkey] = (prof, {"profile": prof})
-        prof_row = profiles[pkey][1]
+            prof = buffers.lossless_pg_profile(ll["headroom"], trig, buf)
+            if prof is None:            # dynamic model: buffermgrd computes the headroom
+                profiles[pkey] = {"profile": "NULL"}
+            else:
+                pname = profile_name(port)
+                if db["BUFFER_PROFILE"].get(pname, prof) != prof:
+                    # same speed and cable, other headroom (MTU, a pinned xoff): its own name
+                    pname = pname.replace("m_profile", "m_xoff%s_size%s_profile"
+                                          % (prof["xoff"], prof["size"]))
+                db["BUFFER_PROFILE"][pname] = prof
+                profiles[pkey] = {"profile": pname}
         for suffix, row in pg_rows:
-            db["BUFFER_PG"][name + suffix] = prof_row if row["profile"] is None else row
+            db["BUFFER_PG"][name + suffix] = profiles[pkey] if row is None else row
         for suffix, row in queue_rows:
             db["BUFFER_QUEUE"][name + suffix] = row
+        if ingress_list:
+            db["BUFFER_PORT_INGRESS_PROFILE_LIST"][name] = ingress_list
+            db["BUFFER_PORT_EGRESS_PROFILE_LIST"][name] = egress_list
         db["PORT_QOS_MAP"][name] = qos_row
         if id(ll["ecn"]) not in wreds:
             wred = wred_name(ll["ecn"])
@@ -163,33 +172,6 @@ def config_db(dev):
         db["DEVICE_METADATA"]["localhost"].update(hwsku=hardware["hwsku"],
                                                   platform=hardware["platform"])
     return dict((k, v) for k, v in db.items() if v)
-
-
-def _pools(buf):
-    pools = {
-        "ingress_lossless_pool": {"type": "ingress", "mode": "dynamic",
-                                  "size": str(buf["shared_pool_bytes"]
-                                              + buf["reserved_headroom_bytes"])},
-        "egress_lossless_pool": {"type": "egress", "mode": "static",
-                                 "size": str(buf["total_buffer_bytes"])},
-        "egress_lossy_pool": {"type": "egress", "mode": "dynamic",
-                              "size": str(buf["shared_pool_bytes"])},
-    }
-    if buf["shared_headroom_pool_bytes"]:
-        pools["ingress_lossless_pool"]["xoff"] = str(buf["shared_headroom_pool_bytes"])
-    return pools
-
-
-def _pg_profile(hr, trig, buf):
-    prof = {"pool": "ingress_lossless_pool", "xon": str(hr["xon_bytes"]),
-            "xoff": str(hr["xoff_bytes"]), "size": str(hr["size_bytes"])}
-    if trig["mode"] == "dynamic":
-        prof["dynamic_th"] = str(trig["dynamic_th"])
-    else:
-        prof["static_th"] = str(trig["static_th_bytes"])
-    if buf["headroom_semantics"] == "shared_headroom_pool":
-        prof["xon_offset"] = str(trig["xon_offset_bytes"])
-    return prof
 
 
 def _wred(ecn):
@@ -223,8 +205,8 @@ def frr_bgpd(dev):
         lines.append(" neighbor %s description %s:%s"
                      % (nbr["address"], nbr["name"], nbr["peer_port"]))
         lines.append(" neighbor %s timers 3 9" % nbr["address"])
-    # Leaves announce their host /31s and loopback; fabric /31s ride along (harmless).
-    lines += [" !", " address-family ipv4 unicast", "  redistribute connected",
+    lines += [" !", " address-family ipv4 unicast",
+              "  redistribute connected route-map %s" % policy.CONNECTED,
               "  maximum-paths %d" % bgp["maximum_paths"]]
     lines += ["  neighbor %s route-map %s in" % (n["address"], DRAIN_POLICY)
               for n in bgp["neighbors"]]
@@ -233,6 +215,10 @@ def frr_bgpd(dev):
     lines += [" exit-address-family", "!"]
     # RFC 8326: a draining peer tags its routes GRACEFUL_SHUTDOWN; receivers make them least
     # preferred, so traffic leaves a device before it is touched (leaf-pair roll).
+    lines += ["ip prefix-list %s seq %d permit %s" % (policy.CONNECTED, 5 * (i + 1), prefix)
+              for i, prefix in enumerate(policy.connected_prefixes(dev))]
+    lines += ["!", "route-map %s permit 10" % policy.CONNECTED,
+              " match ip address prefix-list %s" % policy.CONNECTED, "exit", "!"]
     lines += ["bgp community-list standard %s seq 5 permit graceful-shutdown" % GSHUT_LIST,
               "!",
               "route-map %s permit 10" % DRAIN_POLICY,

@@ -1,0 +1,40 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Render one switch's intent into its files: config, structured intent, device document.
+
+Output paths are relative to the output root: configs/<host>.json (SONiC config_db) plus
+configs/<host>.bgpd.conf (FRR, split mode), or configs/<host>.cfg (EOS); structured/<host>.yml;
+docs/<host>.md. Pure text in, text out: the action plugin decides what to write.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils.render import eos, sonic
+from ansible_collections.roce.fabric.plugins.module_utils.render.doc import device_doc
+from ansible_collections.roce.fabric.plugins.module_utils.render.structured import (  # noqa: F401
+    config_db_json, structured_yaml)
+
+
+OUTPUTS = ("configs", "structured", "docs")
+
+
+def render_switch(dev, outputs=OUTPUTS):
+    """{relative path: text} for switch intent ``dev``: the device config (``configs``), the
+    structured intent (``structured``) and the device document (``docs``)."""
+    name = dev["name"]
+    files = {}
+    if "structured" in outputs:
+        files["structured/%s.yml" % name] = structured_yaml(dev)
+    if "docs" in outputs:
+        files["docs/%s.md" % name] = device_doc(dev)
+    if "configs" not in outputs:
+        return files
+    if dev["platform"] == "sonic":
+        files["configs/%s.json" % name] = config_db_json(sonic.config_db(dev))
+        files["configs/%s.bgpd.conf" % name] = sonic.frr_bgpd(dev)
+    else:
+        files["configs/%s.cfg" % name] = eos.eos_config(dev)
+    return files

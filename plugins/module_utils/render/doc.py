@@ -1,0 +1,134 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The device document: what a switch is, its buffer carve and a per-port lossless table, each
+number with where it came from."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+def device_doc(dev):
+    """Markdown: what the device is, and a per-port lossless table with where numbers came from."""
+    buf = dev["buffer"]
+    trig = buf["trigger"] or {}
+    hr_model = buf["model"]
+    lines = [
+        "# %s" % dev["name"], "",
+        "| | |", "|---|---|",
+        "| role | %s (pair %s) |" % (dev["role"], dev["pair"] if dev["pair"] is not None else "-"),
+        "| platform / ASIC | %s / %s |" % (dev["platform"], dev["asic"]),
+        "| loopback / ASN | %s / %d |" % (dev["loopback"], dev["bgp"]["asn"]),
+        "| headroom model | %s |" % hr_model,
+        "| buffer | %d B total, %d B headroom reserved, %d B shared headroom pool, %d B shared pool |"
+        % (buf["total_buffer_bytes"], buf["reserved_headroom_bytes"],
+           buf["shared_headroom_pool_bytes"], buf["shared_pool_bytes"]),
+        "| PFC trigger | %s: one PG pauses at %s B, every lossless PG congested at %s B each "
+        "(dynamic_th %s, EOS threshold %s); under incast (%s ports' lossless queues at Kmin) a "
+        "PG pauses once each feeding queue holds %s B |"
+        % (trig.get("mode"), trig.get("trigger_one_pg_bytes"), trig.get("trigger_n_pgs_bytes"),
+           trig.get("dynamic_th", "-"), trig.get("eos_threshold", "-"),
+           trig.get("incast_fanout_ports", "-"), trig.get("incast_pause_bytes", "-")),
+        "| lossless / PFC / ECN / CNP | priorities %s / %s / queues %s / DSCP %d -> TC %d %s |"
+        % (dev["qos"]["lossless_priorities"], dev["qos"]["pfc_priorities"],
+           dev["qos"]["ecn_queues"], dev["qos"]["cnp_dscp"], dev["qos"]["cnp_tc"],
+           dev["qos"]["cnp_scheduler"]),
+        "| ECMP | width %d, maximum-paths %d, hash %s, seed %d (%s), adaptive routing %s |"
+        % (dev["bgp"]["ecmp_width"], dev["bgp"]["maximum_paths"],
+           ", ".join(dev["ecmp"]["rendered"]["hash_fields"]), dev["ecmp"]["rendered"]["seed"],
+           dev["ecmp"]["rendered"]["seed_source"],
+           "on" if dev["ecmp"]["rendered"]["adaptive_routing"] else "off"),
+        "",
+        "## Lossless ports", "",
+        "| port | peer | speed | cable | headroom (size) | xoff | xon | pause, 1 PG | "
+        "pause, incast (per queue) | Kmin | Kmax | Pmax |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for p in dev["ports"]:
+        ll = p["lossless"]
+        if not ll:
+            lines.append("| %s | %s:%s | %dG | %g m | admin down | | | | | | | |"
+                         % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"]))
+            continue
+        hr, e = ll["headroom"], ll["ecn"]
+        lines.append("| %s | %s:%s | %dG | %g m (class %d m) | %d | %d | %d | %s | %s | %d | %d "
+                     "| %d%% |"
+                     % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"],
+                        ll["cable_class_m"], hr["size_bytes"], ll["headroom_configured_bytes"],
+                        hr["xon_bytes"], trig.get("trigger_one_pg_bytes"),
+                        trig.get("incast_pause_bytes"), e["kmin_bytes"], e["kmax_bytes"],
+                        e["pmax_percent"]))
+    lines += [
+        "", "## Where the numbers come from", "",
+        "- headroom: model `%s` (docs/lossless-math.md §1) from the port's speed, cable length "
+        "(rounded up to the profile class), the MTU of both ends and the ASIC's cell size; "
+        "xoff absorbs what is in flight after XOFF, xon is the hysteresis, size what the PG "
+        "reserves." % hr_model,
+        "- PFC trigger: the shared pool left after headroom and reservations, with the target "
+        "fill as a dynamic threshold (docs/lossless-math.md §2).",
+        "- ECN: 1.5 KB per Gb/s, Kmax = 10 x Kmin, Pmax 20 %%; Kmax clamped to 0.8 x the "
+        "one-PG pause point, Kmin to 0.8 x the incast pause point (docs/lossless-math.md §3)%s." % (" with overrides %s" % ", ".join(
+            p["lossless"]["ecn"]["overridden"]) if any(
+            p["lossless"] and p["lossless"]["ecn"]["overridden"] for p in dev["ports"]) else ""),
+        "- catalog facts used without a verified source: %s."
+        % (", ".join(dev["unverified_facts"]) or "none"),
+    ]
+    sources = sorted(set(p["lossless"]["headroom"].get("source") for p in dev["ports"]
+                         if p["lossless"] and p["lossless"]["headroom"].get("source")))
+    if sources:
+        lines.append("- headroom rows: %s." % "; ".join(sources))
+    lines += carve_lines(buf)
+    if dev["platform"] == "sonic":
+        lines += ["", "## SONiC notes", "", "- FRR runs in split mode: bgpd.conf is rendered "
+                  "next to config_db.json and loaded as is."]
+        lines += sonic_buffer_lines(buf)
+    notes = dev["ecmp"]["rendered"]["not_rendered"]
+    if notes:
+        lines += ["", "## Requested but not rendered on %s" % dev["platform"], ""]
+        lines += ["- " + note for note in notes]
+    return "\n".join(lines) + "\n"
+
+
+def _mib(value):
+    return "%.2f" % (value / 1048576.0)
+
+
+def carve_lines(buf):
+    """The buffer carve as a table: what comes off the top, and the shared pool left."""
+    lines = ["", "## Buffer carve (%s accounting)" % buf["vendor"], "",
+             "| region | bytes | MiB | what | source |", "|---|---:|---:|---|---|"]
+    for key, size, what, source in buf["carve"]:
+        lines.append("| %s | %d | %s | %s | %s |" % (key, size, _mib(size), what, source))
+    lines += ["| **shared pool** | %d | %s | what is left: the pool the lossless PGs' threshold "
+              "works on | total minus the rows above |" % (buf["shared_pool_bytes"],
+                                                           _mib(buf["shared_pool_bytes"])),
+              "| total | %d | %s | the ASIC's buffer | %s |"
+              % (buf["total_buffer_bytes"], _mib(buf["total_buffer_bytes"]),
+                 buf.get("total_buffer_source", "catalog"))]
+    return lines
+
+
+def sonic_buffer_lines(buf):
+    """What SONiC's buffer manager is told, and why the plan equals what it computes."""
+    sonic = buf.get("sonic")
+    if not sonic:
+        return []
+    out = ["- buffer model %s, SONiC %s (headroom formula revision %s)."
+           % (sonic["buffer_model"], sonic["version"], sonic["revision"])]
+    pattern = sonic.get("traffic_pattern")
+    if sonic["buffer_model"] == "dynamic":
+        out.append("- lossless PGs are NULL: buffermgrd computes their headroom from the port, "
+                   "CABLE_LENGTH and LOSSLESS_TRAFFIC_PATTERN (%d %% small packets, lossless "
+                   "MTU %d B), the numbers in the table above; pool sizes are pinned, so "
+                   "buffermgrd does not resize them."
+                   % (pattern["small_packet_pct"], pattern["lossless_mtu_bytes"]))
+    else:
+        out.append("- lossless PG profiles are pinned in BUFFER_PROFILE (pg_lossless_<speed>_"
+                   "<cable>m_profile); buffermgrd's pg_profile_lookup.ini lookup plays no part.")
+        if pattern:
+            out.append("- headroom sized for %d %% small packets, lossless MTU %d B%s."
+                       % (pattern["small_packet_pct"], pattern["lossless_mtu_bytes"],
+                          " (the %s table's pattern)" % sonic["hwsku"] if buf["model"] ==
+                          "sonic-sku" else ""))
+    return out

@@ -1,0 +1,23 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What a switch redistributes into BGP: its loopback and the /31s of its host-facing ports,
+nothing else (on SONiC the bgp container also sees eth0 and docker0; fabric /31s need no
+announcement, BGP next hops are directly connected)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ipaddress
+
+CONNECTED = "RF-CONNECTED"     # prefix-list and route-map name, on FRR and EOS alike
+
+
+def connected_prefixes(dev):
+    """The prefixes ``dev`` announces: its loopback, then each host port's /31, port order."""
+    out = [dev["loopback"]]
+    for port in dev["ports"]:
+        if port["peer_kind"] == "host" and port.get("address"):
+            out.append(str(ipaddress.ip_interface(port["address"]).network))
+    return out

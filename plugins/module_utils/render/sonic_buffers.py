@@ -1,0 +1,107 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""SONiC buffer tables of one switch in its vendor's structure, sized by the plan's carve.
+
+NVIDIA Spectrum (the SN4700-O28 / SN5600 dynamic sample structure, sonic.md §1.3): an ingress
+pool that lossless and lossy PGs share, an egress lossy pool of the same size and an egress
+lossless pool spanning the buffer; per-port profile lists; lossy queues on q_lossy_profile.
+Broadcom (Arista-7060X6-64PE-O128S2 buffers_defaults_t1.j2 @a63e1151): one ingress lossless
+pool carrying the shared headroom pool as its xoff, one egress pool, lossy profiles inside the
+lossless pools, no profile lists.
+
+Pool sizes are always written, also in the dynamic model: a pool with a configured size is not
+resized by buffermgrd, so the switch runs the plan's carve and not a recomputation of it.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+NVIDIA_EGRESS_LOSSY_BYTES = 9216        # ACS-MSN2700 buffers_defaults_objects.j2: one jumbo frame
+BROADCOM_EGRESS_LOSSY_CELLS = 7         # O128S2 template: egress_lossy_profile size 1778 = 7 x 254
+PATTERN_KEY = "AZURE"                   # the one row buffermgrd reads (LOSSLESS_TRAFFIC_PATTERN)
+
+
+def dynamic(buf):
+    return (buf.get("sonic") or {}).get("buffer_model") == "dynamic"
+
+
+def tables(buf):
+    """BUFFER_POOL, the switch-wide BUFFER_PROFILE rows and, in the dynamic model, the traffic
+    pattern and default threshold buffermgrd computes headroom with."""
+    shared = str(buf["shared_pool_bytes"])
+    total = str(buf["total_buffer_bytes"])
+    if buf["vendor"] == "nvidia":
+        pools = {
+            "ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": shared},
+            "egress_lossless_pool": {"type": "egress", "mode": "dynamic", "size": total},
+            "egress_lossy_pool": {"type": "egress", "mode": "dynamic", "size": shared},
+        }
+        profiles = {
+            "ingress_lossless_profile": _profile("ingress_lossless_pool", 0, dynamic_th=7),
+            "ingress_lossy_profile": _profile("ingress_lossless_pool", 0, dynamic_th=3),
+            "egress_lossless_profile": _profile("egress_lossless_pool", 0, dynamic_th=7),
+            "egress_lossy_profile": _profile("egress_lossy_pool", NVIDIA_EGRESS_LOSSY_BYTES,
+                                             dynamic_th=7),
+            "q_lossy_profile": _profile("egress_lossy_pool", 0, dynamic_th=3),
+        }
+    else:
+        pools = {
+            "ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": shared},
+            "egress_lossless_pool": {"type": "egress", "mode": "dynamic", "size": shared},
+        }
+        if buf["shared_headroom_pool_bytes"]:
+            pools["ingress_lossless_pool"]["xoff"] = str(buf["shared_headroom_pool_bytes"])
+        # static_th at the pool size: a lossy PG or queue may use the whole shared pool.
+        profiles = {
+            "ingress_lossy_profile": _profile("ingress_lossless_pool", 0, static_th=shared),
+            "egress_lossless_profile": _profile("egress_lossless_pool", 0, static_th=shared),
+            "egress_lossy_profile": _profile(
+                "egress_lossless_pool", BROADCOM_EGRESS_LOSSY_CELLS * (buf["cell_bytes"] or 254),
+                dynamic_th=0),
+        }
+    out = {"BUFFER_POOL": pools, "BUFFER_PROFILE": profiles}
+    if dynamic(buf):
+        pattern = buf["sonic"]["traffic_pattern"]
+        out["LOSSLESS_TRAFFIC_PATTERN"] = {PATTERN_KEY: {
+            "mtu": str(pattern["lossless_mtu_bytes"]),
+            "small_packet_percentage": str(pattern["small_packet_pct"])}}
+        out["DEFAULT_LOSSLESS_BUFFER_PARAMETER"] = {PATTERN_KEY: {
+            "default_dynamic_th": str(buf["trigger"]["dynamic_th"])}}
+    return out
+
+
+def port_rows(buf):
+    """Rows every port repeats: (lossy PG row, lossy queue row, ingress list row or None,
+    egress list row or None)."""
+    if buf["vendor"] == "nvidia":
+        return ({"profile": "ingress_lossy_profile"}, {"profile": "q_lossy_profile"},
+                {"profile_list": "ingress_lossless_profile"},
+                {"profile_list": "egress_lossless_profile,egress_lossy_profile"})
+    return ({"profile": "ingress_lossy_profile"}, {"profile": "egress_lossy_profile"}, None, None)
+
+
+def lossless_pg_profile(hr, trig, buf):
+    """The pinned profile of one (speed, cable) class, or None in the dynamic model, where the
+    PG row is "NULL" and buffermgrd computes the same numbers (buffer_model.py)."""
+    if dynamic(buf):
+        return None
+    prof = {"pool": "ingress_lossless_pool", "xon": str(hr["xon_bytes"]),
+            "xoff": str(hr["xoff_bytes"]), "size": str(hr["size_bytes"])}
+    if trig["mode"] == "dynamic":
+        prof["dynamic_th"] = str(trig["dynamic_th"])
+    else:
+        prof["static_th"] = str(trig["static_th_bytes"])
+    if buf["headroom_semantics"] == "shared_headroom_pool":
+        prof["xon_offset"] = str(trig["xon_offset_bytes"])
+    return prof
+
+
+def _profile(pool, size, dynamic_th=None, static_th=None):
+    prof = {"pool": pool, "size": str(size)}
+    if dynamic_th is not None:
+        prof["dynamic_th"] = str(dynamic_th)
+    else:
+        prof["static_th"] = str(static_th)
+    return prof
