@@ -18,6 +18,37 @@ if os.path.basename(os.path.dirname(os.path.dirname(ROOT))) != "ansible_collecti
     sys.path.insert(0, farm)
 
 
+# SONiC YANG models: the image's own (ROCE_SONIC_YANG_DIR), else ../shared/sonic-yang beside the
+# checkout. CI requires them (ROCE_REQUIRE_SONIC_YANG=1, .ci/run); elsewhere their tests skip.
+YANG_DIR = os.environ.get("ROCE_SONIC_YANG_DIR",
+                          os.path.join(os.path.dirname(ROOT), "shared", "sonic-yang"))
+YANG_REQUIRED = os.environ.get("ROCE_REQUIRE_SONIC_YANG") == "1"
+YANG_MISSING = ("SONiC YANG models not found at %s: YANG tests skipped (point "
+                "ROCE_SONIC_YANG_DIR at a SONiC image's yang-models to run them)" % YANG_DIR)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not os.path.isdir(YANG_DIR):
+        terminalreporter.write_line(YANG_MISSING)
+
+
+_VALIDATOR = []
+
+
+@pytest.fixture
+def validator():
+    """SONiC YANG validator over YANG_DIR; skipped where there are no models, unless
+    ROCE_REQUIRE_SONIC_YANG=1 (CI), where their absence fails."""
+    if not os.path.isdir(YANG_DIR):
+        if YANG_REQUIRED:
+            pytest.fail(YANG_MISSING.replace("YANG tests skipped", "required here"))
+        pytest.skip(YANG_MISSING)
+    if not _VALIDATOR:
+        from ansible_collections.roce.fabric.plugins.module_utils import sonic_yang
+        _VALIDATOR.append(sonic_yang.Validator(YANG_DIR))
+    return _VALIDATOR[0]
+
+
 def load_inventory(path):
     """(groups, hostvars) of an inventory as plain data, through ``ansible-inventory --list``:
     groups flattened over their children, ``_children`` the group tree, only roce_* variables."""

@@ -9,18 +9,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 
 
 _EXAMPLE = []
-YANG = os.environ.get("ROCE_SONIC_YANG_DIR",
-                      os.path.join(os.path.dirname(ROOT), "shared", "sonic-yang"))
-_VALIDATOR = []
-
-
-@pytest.fixture
-def validator():
-    """SONiC YANG validator over the models in ../shared/sonic-yang (or ROCE_SONIC_YANG_DIR)."""
-    if not _VALIDATOR:
-        from ansible_collections.roce.fabric.plugins.module_utils import sonic_yang
-        _VALIDATOR.append(sonic_yang.Validator(YANG))
-    return _VALIDATOR[0]
 
 
 @pytest.fixture
