@@ -14,8 +14,8 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.roce.fabric.plugins.module_utils import (
     errors, plan as plan_utils, render)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
+from ansible_collections.roce.fabric.plugins.module_utils.render import diff as file_diff
 
-MAX_DIFF_LINES = 200   # per file, so a first render of a big fabric stays readable
 CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
 
 
@@ -78,8 +78,8 @@ class ActionModule(ActionBase):
                     continue
                 changed.append(rel)
                 if self._task.diff:
-                    diffs.append({"before_header": path, "after_header": path,
-                                  "before": _clip(old or ""), "after": _clip(text)})
+                    # every changed line (a long diff summarised per table/section, never cut)
+                    diffs.append({"prepared": file_diff.file_diff(rel, old, text)})
                 if not self._task.check_mode:
                     _write(path, text)
 
@@ -90,10 +90,3 @@ def _write(path, text):
     with open(tmp_path, "w") as handle:
         handle.write(text)
     os.replace(tmp_path, path)   # atomic: never a half-written config
-
-
-def _clip(text):
-    lines = text.splitlines(True)
-    if len(lines) <= MAX_DIFF_LINES:
-        return text
-    return "".join(lines[:MAX_DIFF_LINES]) + "... (%d more lines)\n" % (len(lines) - MAX_DIFF_LINES)

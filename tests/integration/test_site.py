@@ -205,3 +205,21 @@ def test_superspine_tag_renders_only_the_super_spines(tmp_path):
     assert sorted(os.listdir(out / "configs")) == [
         "a-ss1.bgpd.conf", "a-ss1.json", "a-ss2.bgpd.conf", "a-ss2.json", "b-ss1.bgpd.conf",
         "b-ss1.json", "b-ss2.bgpd.conf", "b-ss2.json"]
+
+
+def test_check_diff_shows_a_change_deep_in_a_config_db(tmp_path):
+    """A line past 1,000 of a 2,000-line config_db.json that differs from what would be
+    rendered shows in --check --diff, with its context (nothing is clipped)."""
+    out = tmp_path / "intended"
+    assert run_site("--tags", "render", "-e", "switch_output_dir=%s" % out).returncode == 0
+    path = out / "configs" / "leaf1a.json"
+    lines = path.read_text().splitlines(True)
+    index = next(i for i in range(1200, len(lines)) if '"mtu": "' in lines[i])
+    seeded = lines[index].replace('"mtu": "', '"mtu": "1')
+    rendered, lines[index] = lines[index], seeded
+    path.write_text("".join(lines))
+    result = run_site("--tags", "render", "--check", "--diff", "-e",
+                      "switch_output_dir=%s" % out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "-" + seeded in result.stdout and "+" + rendered in result.stdout
+    assert path.read_text().splitlines(True)[index] == seeded      # check mode wrote nothing
