@@ -101,7 +101,9 @@ class ActionModule(ActionBase):
         report = plan.format_report(result_plan)
         # Returned, not set as a fact: Ansible deep-copies every fact of every host for each
         # task, which for a large plan set on every host costs minutes. Register the result.
-        result.update(changed=False, report=report, plan=result_plan)
+        # Hosts that touch devices: later plays end at once without them (no per-host skips).
+        deploy_hosts = sorted(h for h, v in inputs.items() if v.get("roce_deploy") is True)
+        result.update(changed=False, report=report, plan=result_plan, deploy_hosts=deploy_hosts)
         if fail_on_error and result_plan["summary"]["errors"]:
             result.update(failed=True, msg="\n".join(report))
         return result

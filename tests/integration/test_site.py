@@ -223,3 +223,18 @@ def test_check_diff_shows_a_change_deep_in_a_config_db(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "-" + seeded in result.stdout and "+" + rendered in result.stdout
     assert path.read_text().splitlines(True)[index] == seeded      # check mode wrote nothing
+
+
+def test_an_offline_run_of_a_1024_gpu_fabric_is_quiet_and_ends_with_the_verdict(tmp_path):
+    """No play iterates over hosts just to skip them: the run prints a summary, not a line per
+    host per task, and its last message is the verdict."""
+    out = tmp_path / "intended"
+    result = run_site("-i", os.path.join(ROOT, "inventories", "cluster-1024", "hosts.yml"),
+                      "-e", "switch_output_dir=%s" % out)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) < 200, len(lines)
+    assert result.stdout.count("skipping: [") <= 1      # the plan's stop task, once
+    recap = lines.index(next(line for line in lines if line.startswith("PLAY RECAP")))
+    verdict = [line for line in lines[:recap] if '"msg":' in line][-1]
+    assert "roce.fabric: all clear" in verdict and "nothing was pushed" in verdict
