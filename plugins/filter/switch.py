@@ -12,6 +12,7 @@ import json
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils import verify
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as deploy_eos
 from ansible_collections.roce.fabric.plugins.module_utils.render import (
     eos as render_eos, sonic as render_sonic)
 
@@ -28,6 +29,13 @@ def eos_drain(config):
         raise AnsibleFilterError("roce.fabric.eos_drain: expected EOS config text, got %s"
                                  % type(config).__name__)
     return render_eos.eos_drained(config)
+
+
+def eos_lockout(running, rendered):
+    if not isinstance(running, str) or not isinstance(rendered, str):
+        raise AnsibleFilterError("roce.fabric.eos_lockout: expected the running config and the "
+                                 "rendered config as text")
+    return deploy_eos.lockout_risks(running, rendered)
 
 
 def verify_targets(device, plan):
@@ -53,5 +61,5 @@ class FilterModule(object):
     """roce.fabric switch filters."""
 
     def filters(self):
-        return {"frr_drain": frr_drain, "eos_drain": eos_drain, "verify_targets": verify_targets,
-                "verify_state": verify_state}
+        return {"frr_drain": frr_drain, "eos_drain": eos_drain, "eos_lockout": eos_lockout,
+                "verify_targets": verify_targets, "verify_state": verify_state}

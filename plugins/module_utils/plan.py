@@ -19,6 +19,7 @@ from collections import Counter
 from ansible_collections.roce.fabric.plugins.module_utils import (
     buffer_model, capabilities, checks, ecn, errors, fabric, headroom, lossless)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
+from ansible_collections.roce.fabric.plugins.module_utils.render import eos_base
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
@@ -206,10 +207,21 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
                                    rendered=capabilities.ecmp(sw.platform, asic.value("family"),
                                                               sw.role, sw.ecmp))),
         "bgp": _bgp(fab, sw), "ports": ports,
+        "base_config": _base_config(sw),
         "buffer": _once(shared, ("buffer", id(lossless_result)), lambda: dict(
             (k, v) for k, v in lossless_result.items() if k != "ports")),
         "unverified_facts": _once(shared, ("asic", id(asic)), asic.unverified),
     }
+
+
+def _base_config(sw):
+    """EOS: the inventory's base config lines (what the plan does not own), checked."""
+    text = sw.vars.get(eos_base.FIELD)
+    if text is not None and sw.platform != "eos":
+        raise errors.RoceInputError(eos_base.FIELD, "(%d characters)" % len(text), "not set: "
+                                    "%s runs %s, whose deploy patches only the plan's tables"
+                                    % (sw.name, sw.platform), sw.name)
+    return eos_base.base_config(sw.name, sw.ports, text) if text is not None else None
 
 
 def _hardware(sw):

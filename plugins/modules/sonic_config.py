@@ -90,7 +90,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import deploy_sonic
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 
 def main():
@@ -130,7 +130,10 @@ def main():
         running = json.loads(out)
     except ValueError as exc:
         module.fail_json(msg="show runningconfiguration all did not print JSON: %s" % exc)
-    patch = deploy_sonic.config_patch(running, intended)
+    try:
+        patch = deploy_sonic.config_patch(running, intended)
+    except ValueError as exc:          # the management plane is not the plan's
+        module.fail_json(msg="%s: nothing was applied" % exc)
     tables = deploy_sonic.summarize(patch)
     result = dict(changed=bool(patch), patch=patch, tables=tables, steps=done,
                   rolled_back=False)

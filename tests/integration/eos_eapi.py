@@ -6,7 +6,9 @@ It keeps what the EOS manual documents for configuration sessions: a named sessi
 between requests, `rollback clean-config` empties it, `show session-config diffs` prints a unified
 diff against running-config, `commit` replaces running-config, `abort` drops the session, and
 `copy running-config startup-config` saves. It does not parse EOS syntax: a session holds the lines
-as sent. Operational `show ... | json` answers are read per request from files in the state
+as sent (flat, as arista.eos sends them), and a commit writes them back indented the way
+`show running-config` prints them, for the commands of roce.fabric's configs and a management
+plane (modes and sub-modes below); session diffs compare flat lines. Operational `show ... | json` answers are read per request from files in the state
 directory (`show-ip-bgp-summary.json`, `show-ip-route.json`), so a test can change the
 device's health between runs. running-config and startup-config live in the same directory.
 
@@ -39,8 +41,38 @@ def _write(state, name, text):
 
 
 def _config_lines(text):
-    return [line.rstrip() for line in text.splitlines()
+    return [line.strip() for line in text.splitlines()
             if line.strip() and not line.strip().startswith("!")]
+
+
+# Commands that open a mode, commands that are top-level without one, and per mode the commands
+# that open a sub-mode (EOS: a top-level command typed in a mode leaves it).
+MODES = ("interface ", "router bgp ", "vrf instance ", "management ", "qos profile ", "route-map ",
+         "ip prefix-list ", "platform trident mmu queue profile ")
+SINGLE = ("hostname ", "service ", "qos map ", "priority-flow-control pause watchdog default ",
+          "priority-flow-control pause watchdog action ", "platform trident mmu headroom-pool ",
+          "ip routing", "no ip routing", "ip route ", "ipv6 route ", "ip community-list ",
+          "ip load-sharing ", "ip hardware ", "ip name-server ", "username ", "aaa ", "no aaa ",
+          "enable ", "ntp ", "logging ", "snmp-server ", "end")
+SUBMODES = {"qos profile ": ("tx-queue ",), "management ": ("vrf ",),
+            "router bgp ": ("address-family ", "vrf ")}
+
+
+def _indented(lines):
+    """Flat session lines as show running-config prints them: 3 spaces per level."""
+    out, mode, sub = [], None, False
+    for line in lines:
+        opens = line.startswith(MODES) and not line.endswith(" apply")
+        if opens or line.startswith(SINGLE):
+            out.append(line)
+            mode = next((m for m in MODES if line.startswith(m)), None) if opens else None
+            sub = False
+        elif mode and line.startswith(SUBMODES.get(mode, ())):
+            out.append("   " + line)
+            sub = True
+        else:
+            out.append(("      " if sub else "   " if mode else "") + line)
+    return out
 
 
 def _diffs(running, session):
@@ -89,7 +121,7 @@ class Device(object):
         elif text == "show session-config diffs":
             return {"output": _diffs(_read(self.state, "running-config"), lines)}
         elif text == "commit":
-            _write(self.state, "running-config", "\n".join(lines) + "\n")
+            _write(self.state, "running-config", "\n".join(_indented(lines)) + "\n")
             del SESSIONS[self.session]
             self.session = None
         elif text == "end":   # leaves configuration mode; the session stays pending

@@ -18,7 +18,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.path.dirname(sys.executable)
 FIXTURES = os.path.join(ROOT, "tests", "unit", "fixtures", "eos")
-GOLDEN = os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf2a.cfg")
 
 
 def flat(text):
@@ -27,31 +26,72 @@ def flat(text):
             if line.strip() and not line.strip().startswith("!") and line.strip() != "end"]
 
 
+# leaf2a's management plane as EOS prints it (eos-and-avd.md: AVD templates, a cEOS running
+# config): management VRF and interface, default route, eAPI and SSH in the VRF, a user, AAA, NTP.
+BASE = """vrf instance MGMT
+!
+interface Management1
+   vrf MGMT
+   ip address 192.0.2.21/24
+!
+ip route vrf MGMT 0.0.0.0/0 192.0.2.1
+!
+username admin privilege 15 role network-admin secret sha512 $6$rounds$hash
+aaa authorization exec default local
+no aaa root
+!
+ntp server vrf MGMT 192.0.2.5 prefer iburst
+!
+management api http-commands
+   protocol https
+   no shutdown
+   !
+   vrf MGMT
+      no shutdown
+!
+management ssh
+   vrf MGMT
+      no shutdown
+"""
+
+
+def _rendered(inventory_data, inventory):
+    """leaf2a's config as the plan renders it from this inventory (base config included)."""
+    from ansible_collections.roce.fabric.plugins.module_utils import plan
+    from ansible_collections.roce.fabric.plugins.module_utils.render import eos
+    return eos.eos_config(plan.build_plan(*inventory_data(str(inventory / "hosts.yml")))
+                          ["devices"]["leaf2a"])
+
+
 @pytest.fixture
-def eos_lab(tmp_path):
+def eos_lab(tmp_path, inventory_data):
     state = tmp_path / "leaf2a"
     state.mkdir()
-    with open(GOLDEN) as handle:
-        rendered = handle.read()
-    # The switch runs an older config: one port still at MTU 1500, no drain policy yet.
+    inventory = tmp_path / "inventory"
+    shutil.copytree(os.path.join(ROOT, "inventories", "example"), inventory)
+    (inventory / "host_vars").mkdir(exist_ok=True)
+    (inventory / "host_vars" / "leaf2a.yml").write_text(
+        "roce_eos_base_config: |\n" + "".join("  " + line + "\n" for line in BASE.splitlines()))
+    rendered = _rendered(inventory_data, inventory)
+    # The switch runs an older config (one port still at MTU 1500, no drain policy yet) and its
+    # management plane, printed the way EOS prints a running config (indented).
     first_mtu = [line for line in flat(rendered) if line.startswith("mtu ")][0]
-    previous = [("mtu 1500" if line == first_mtu else line) for line in flat(rendered)
-                if "RF-DRAIN-IN" not in line and "GSHUT" not in line]
-    (state / "running-config").write_text("\n".join(previous) + "\n")
-    (state / "startup-config").write_text("\n".join(previous) + "\n")
+    previous_text = "".join(
+        line.replace(first_mtu, "mtu 1500") + "\n" for line in rendered.splitlines()
+        if "RF-DRAIN-IN" not in line and "GSHUT" not in line)
+    previous = flat(previous_text)
+    (state / "running-config").write_text(previous_text)
+    (state / "startup-config").write_text(previous_text)
     for name in ("show-ip-bgp-summary.json", "show-ip-route.json"):
         shutil.copy(os.path.join(FIXTURES, "leaf2a-" + name), state / name)
     server = subprocess.Popen([sys.executable, os.path.join(HERE, "eos_eapi.py"), str(state),
                                "leaf2a"], stdout=subprocess.PIPE, text=True)
     port = int(server.stdout.readline())
-    inventory = tmp_path / "inventory"
-    shutil.copytree(os.path.join(ROOT, "inventories", "example"), inventory)
-    (inventory / "host_vars").mkdir(exist_ok=True)
-    (inventory / "host_vars" / "leaf2a.yml").write_text(
-        "roce_deploy: true\nansible_connection: ansible.netcommon.httpapi\n"
-        "ansible_network_os: arista.eos.eos\nansible_host: 127.0.0.1\n"
-        "ansible_httpapi_port: %d\nansible_httpapi_use_ssl: false\n"
-        "ansible_user: admin\nansible_password: lab\n" % port)
+    with open(inventory / "host_vars" / "leaf2a.yml", "a") as handle:
+        handle.write("roce_deploy: true\nansible_connection: ansible.netcommon.httpapi\n"
+                     "ansible_network_os: arista.eos.eos\nansible_host: 127.0.0.1\n"
+                     "ansible_httpapi_port: %d\nansible_httpapi_use_ssl: false\n"
+                     "ansible_user: admin\nansible_password: lab\n" % port)
     lab = {"state": state, "inventory": inventory, "output": tmp_path / "intended",
            "previous": previous, "rendered": flat(rendered), "first_mtu": first_mtu}
     yield lab
@@ -74,7 +114,7 @@ def roll(lab, *args):
 
 
 def running(lab, name="running-config"):
-    return (lab["state"] / name).read_text().splitlines()
+    return flat((lab["state"] / name).read_text())
 
 
 def committed(result):
@@ -139,3 +179,35 @@ def test_failed_verify_restores_the_previous_config(eos_lab):
     assert "rolled back - leaf2a+leaf2b; untouched - leaf1a+leaf1b" in result.text
     assert len(committed(result)) == 3          # drain, apply (drained), restore
     assert running(eos_lab) == eos_lab["previous"] == running(eos_lab, "startup-config")
+
+
+def test_roll_keeps_the_management_plane(eos_lab):
+    """Every committed config (drained, applied, undrained) carries the base config, and the
+    running config ends with the management plane exactly as before."""
+    result = roll(eos_lab)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    configs = committed(result)
+    assert len(configs) == 3
+    for config in configs:
+        for line in flat(BASE):
+            assert line in config
+    text = (eos_lab["state"] / "running-config").read_text()
+    for block in BASE.split("!\n"):
+        assert block in text
+
+
+def test_a_config_that_drops_the_management_plane_is_refused_before_commit(eos_lab):
+    host_vars = eos_lab["inventory"] / "host_vars" / "leaf2a.yml"
+    host_vars.write_text("\n".join(line for line in host_vars.read_text().splitlines()
+                                   if line.startswith(("roce_deploy", "ansible_"))) + "\n")
+    for args in (["--check", "--diff"], []):
+        result = roll(eos_lab, *args)
+        assert result.returncode != 0
+        assert 'management interface "interface Management1": removed' in result.text
+        assert 'static route "ip route vrf MGMT 0.0.0.0/0 192.0.2.1": removed' in result.text
+        assert 'management service (eAPI, SSH, ...) "management api http-commands": removed' \
+            in result.text
+        assert "Nothing was committed" in result.text
+        assert committed(result) == [] and not [r for r in result.requests
+                                                if "configure session" in str(r)]
+        assert running(eos_lab) == eos_lab["previous"]

@@ -330,6 +330,11 @@ SWITCH_VARS = {
                                 "per-link overrides by this switch's port name"),
     "roce_asic_overrides": ASIC_OVERRIDES,
     "roce_lossless": LOSSLESS,
+    "roce_eos_base_config": {"type": "string", "maxLength": 262144,
+                             "x-allowed": "EOS CLI text (at most 256 KiB)",
+                             "description": "EOS only: the configuration the plan does not own "
+                             "(management interface, VRF and routes, users, AAA, NTP, logging, "
+                             "eAPI), merged into the rendered config (docs/deploy.md)"},
 }
 HOST_VARS = {
     "roce_nic_names": {"type": "array", "items": _name("netdev", "interface name"),

@@ -50,8 +50,11 @@ def eos_config(dev):
     bgp = dev["bgp"]
     out = ["! roce.fabric: %s (%s, %s) - rendered from the plan, do not edit"
            % (dev["name"], dev["role"], dev["asic"]),
-           "hostname %s" % dev["name"], "!",
-           "service routing protocols model multi-agent", "!"]
+           "hostname %s" % dev["name"], "!"]
+    if dev.get("base_config"):
+        # the inventory's base config (management, users, AAA, NTP): kept by every replace
+        out += ["! base config (roce_eos_base_config)"] + dev["base_config"] + ["!"]
+    out += ["service routing protocols model multi-agent", "!"]
     for dscp, tc in sorted(q["dscp_to_tc"].items()):
         out.append("qos map dscp %d to traffic-class %d" % (dscp, tc))
     out.append("!")

@@ -6,7 +6,7 @@ import os
 import jsonpatch
 from hypothesis import given, strategies as st
 
-from ansible_collections.roce.fabric.plugins.module_utils import deploy_sonic
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
@@ -85,3 +85,43 @@ def test_rollback_only_once_something_was_applied():
     steps = deploy_sonic.steps("roce-fabric-1", "/tmp/p.json", "/tmp/bgpd.conf", "/run/frr")
     assert steps["apply"] == ["config", "apply-patch", "-f", "CONFIGDB", "/tmp/p.json"]
     assert steps["frr_apply"][-2:] == ["--reload", "/tmp/bgpd.conf"]
+
+
+# A switch's management plane as SONiC keeps it in CONFIG_DB (sonic-mgmt-interface,
+# sonic-mgmt_vrf, sonic-aaa, sonic-system-tacacs, sonic-ntp, sonic-syslog YANG models).
+MANAGEMENT = {
+    "MGMT_INTERFACE": {"eth0|10.250.0.12/24": {"gwaddr": "10.250.0.1"}},
+    "MGMT_PORT": {"eth0": {"admin_status": "up", "alias": "eth0"}},
+    "MGMT_VRF_CONFIG": {"vrf_global": {"mgmtVrfEnabled": "true"}},
+    "AAA": {"authentication": {"login": "tacacs+,local"}},
+    "TACPLUS_SERVER": {"10.250.0.5": {"priority": "1", "tcp_port": "49"}},
+    "NTP_SERVER": {"10.250.0.6": {}},
+    "SYSLOG_SERVER": {"10.250.0.7": {}},
+    "FEATURE": {"bgp": {"state": "enabled"}},
+}
+
+
+@given(st.sets(st.sampled_from(sorted(MANAGEMENT)), min_size=1),
+       st.sampled_from(["leaf1a.json", "leaf1b.json"]))
+def test_the_patch_never_touches_the_management_plane(tables, golden):
+    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", golden)) as handle:
+        want = json.load(handle)
+    running = copy.deepcopy(want)
+    running["PORT"]["Ethernet0"]["mtu"] = "1500"
+    running.update(copy.deepcopy(dict((t, MANAGEMENT[t]) for t in tables)))
+    patch = deploy_sonic.config_patch(running, want)
+    assert patch and not [op for op in patch if op["path"].split("/")[1] in MANAGEMENT]
+    result = jsonpatch.apply_patch(running, patch)
+    for table in tables:
+        assert result[table] == MANAGEMENT[table]
+
+
+def test_a_plan_that_would_write_management_tables_is_refused():
+    want = intended()
+    want["MGMT_INTERFACE"] = {"eth0|198.18.0.9/24": {}}
+    try:
+        deploy_sonic.config_patch(dict(MANAGEMENT), want)
+    except ValueError as exc:
+        assert "MGMT_INTERFACE" in str(exc) and "refused" in str(exc)
+    else:
+        raise AssertionError("a management-table patch was not refused")

@@ -29,6 +29,11 @@ OWNED_TABLES = frozenset((
     "WRED_PROFILE"))
 # Every other table is shared with the platform (PORT, DEVICE_METADATA, BUFFER_POOL, ...):
 # the plan's keys and fields are written, nothing else is touched.
+# The management plane is never the plan's: a patch that would touch one of these tables is
+# refused before anything is applied (management port and VRF, AAA, users' TACACS/RADIUS,
+# NTP, syslog, SNMP, SSH, the REST/gNMI services, the sonic-utilities feature table).
+PROTECTED_PREFIXES = ("MGMT_", "AAA", "TACPLUS", "RADIUS", "NTP", "SYSLOG", "SNMP", "SSH_SERVER",
+                      "PASSW_HARDENING", "RESTAPI", "TELEMETRY", "GNMI", "FEATURE", "KDUMP")
 
 
 def pointer(*parts):
@@ -62,7 +67,13 @@ def config_patch(running, intended, owned=OWNED_TABLES):
             removes_, writes_ = _fields(table, key, have[key], want[key], table in owned)
             removes += removes_
             writes += writes_
-    return removes + writes
+    patch = removes + writes
+    touched = sorted(set(op["path"].split("/")[1] for op in patch
+                         if op["path"].split("/")[1].startswith(PROTECTED_PREFIXES)))
+    if touched:
+        raise ValueError("the patch would touch the management plane (%s): refused; the plan "
+                         "renders no such table" % ", ".join(touched))
+    return patch
 
 
 def _fields(table, key, have, want, owned):
