@@ -41,48 +41,58 @@ class ActionModule(ActionBase):
         if missing:
             return dict(result, failed=True, msg="devices not in the plan: %s" % missing)
         switches = [d for d in wanted if plan["devices"][d]["kind"] == "switch"]
+        hosts = [d for d in wanted if plan["devices"][d]["kind"] == "host"]
         # Check mode leaves output_dir alone but writes a scratch copy (output_dir/.check), so a
         # deploy in the same --check --diff run compares devices with what would be rendered.
         outputs = args.get("outputs") or list(render.OUTPUTS)
-        if not isinstance(outputs, list) or [o for o in outputs if o not in render.OUTPUTS]:
+        known = render.OUTPUTS + render.FABRIC_OUTPUTS
+        if not isinstance(outputs, list) or [o for o in outputs if o not in known]:
             return dict(result, failed=True, msg="outputs: a list of %s, got %r"
-                        % (", ".join(render.OUTPUTS), outputs))
+                        % (", ".join(known), outputs))
         scratch = self._task.check_mode and bool(args.get("check_copy"))
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
         changed, diffs = [], []
         try:
             with plan_utils.gc_paused():
-                self._render(plan, switches, outputs, root, files_dir, scratch, changed, diffs)
+                files = {}
+                for name in switches:
+                    files.update(render.render_switch(plan["devices"][name], outputs))
+                if "hosts" in outputs:
+                    for name in hosts:
+                        files.update(render.render_host(plan["devices"][name]))
+                if "fabric" in outputs:
+                    files.update(render.render_report(plan))
+                self._write(files, root, files_dir, scratch, changed, diffs)
         except errors.RoceInputError as exc:     # a path that would leave output_dir
             return dict(result, failed=True, msg="roce.fabric.render: %s; nothing more written"
                         % exc)
         written = 0 if self._task.check_mode else len(changed)
-        result.update(changed=bool(changed), rendered=len(switches), changed_files=changed,
+        result.update(changed=bool(changed), rendered=len(switches),
+                      rendered_hosts=len(hosts) if "hosts" in outputs else 0,
+                      changed_files=changed,
                       output_dir=root, files_dir=files_dir, written=written)
         if diffs:
             result["diff"] = diffs
         return result
 
-    def _render(self, plan, switches, outputs, root, files_dir, scratch, changed, diffs):
-        for name in switches:
-            for rel, text in sorted(render.render_switch(plan["devices"][name], outputs).items()):
-                # Names passed the grammar at the gate; the paths are confined all the same.
-                path = names.confined_path(root, rel)
-                if scratch:
-                    _write(names.confined_path(files_dir, rel), text)
-                old = None
-                if os.path.exists(path):
-                    with open(path) as handle:
-                        old = handle.read()
-                if old == text:
-                    continue
-                changed.append(rel)
-                if self._task.diff:
-                    # every changed line (a long diff summarised per table/section, never cut)
-                    diffs.append({"prepared": file_diff.file_diff(rel, old, text)})
-                if not self._task.check_mode:
-                    _write(path, text)
-
+    def _write(self, files, root, files_dir, scratch, changed, diffs):
+        for rel, text in sorted(files.items()):
+            # Names passed the grammar at the gate; the paths are confined all the same.
+            path = names.confined_path(root, rel)
+            if scratch:
+                _write(names.confined_path(files_dir, rel), text)
+            old = None
+            if os.path.exists(path):
+                with open(path) as handle:
+                    old = handle.read()
+            if old == text:
+                continue
+            changed.append(rel)
+            if self._task.diff:
+                # every changed line (a long diff summarised per table/section, never cut)
+                diffs.append({"prepared": file_diff.file_diff(rel, old, text)})
+            if not self._task.check_mode:
+                _write(path, text)
 
 def _write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)

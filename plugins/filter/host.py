@@ -10,6 +10,7 @@ __metaclass__ = type
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils import nic_host
+from ansible_collections.roce.fabric.plugins.module_utils.render import host as render_host
 
 
 def nccl_settings(host_plan, roce_nics):
@@ -21,8 +22,16 @@ def nccl_settings(host_plan, roce_nics):
     return {"settings": settings, "notes": notes}
 
 
+def nccl_conf(host_plan, roce_nics=None):
+    try:
+        return render_host.nccl_conf(host_plan, roce_nics or {})
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise AnsibleFilterError("roce.fabric.nccl_conf: expected a host's plan and "
+                                 "roce.fabric.nic_facts' roce_nics: %s" % exc)
+
+
 class FilterModule(object):
     """roce.fabric host filters."""
 
     def filters(self):
-        return {"nccl_settings": nccl_settings}
+        return {"nccl_settings": nccl_settings, "nccl_conf": nccl_conf}

@@ -10,7 +10,7 @@ __metaclass__ = type
 
 DOCUMENTATION = r"""
 module: render
-short_description: Render the configs, structured intent and docs of many switches in one task
+short_description: Render the configs, intent and docs of many switches and hosts, and the fabric report, in one task
 version_added: 0.1.0
 author:
   - roce.fabric contributors (@roce-fabric)
@@ -21,8 +21,15 @@ description:
     table and where each number came from) under O(output_dir).
   - Numbers are copied from the plan of M(roce.fabric.plan); nothing is recomputed. A plan with
     any ERROR renders nothing.
+  - With V(hosts) in O(outputs), writes for every GPU host in O(devices) C(hosts/<host>.yml)
+    (its plan: NICs, addresses, QoS and NIC settings, sysctls), C(hosts/<host>/nccl.conf) and
+    C(hosts/<host>/sysctl.conf), the files the host role writes, so a host change can be
+    reviewed without C(roce_deploy).
+  - With V(fabric), writes the fabric report under C(fabric/) - C(README.md), the cabling plan
+    (C(cabling.csv), C(cabling.md)), the IP and ASN plan (C(addressing.md)), every rule's verdict
+    (C(verdicts.md)), C(topology.svg) and one C(buffer-<model>-<platform>-<role>.svg) per switch
+    model - from the whole plan, whatever O(devices) holds.
   - Writes only files whose content changes (atomically), so a second run changes nothing.
-    Hosts in O(devices) that are not switches are skipped.
 options:
   plan:
     description: The C(plan) returned by M(roce.fabric.plan).
@@ -39,13 +46,14 @@ options:
     required: true
   outputs:
     description:
-      - Which files to write per switch. V(configs) is the device configuration, V(structured)
-        the platform-neutral intent, V(docs) the device document.
+      - Which files to write. Per switch, V(configs) is the device configuration, V(structured)
+        the platform-neutral intent, V(docs) the device document; V(hosts) the GPU hosts'
+        intent and files; V(fabric) the fabric report.
       - On fabrics of thousands of switches, V(configs) alone is about a third of the time
         (see the benchmark figures in docs/scale.md).
     type: list
     elements: str
-    choices: [configs, structured, docs]
+    choices: [configs, structured, docs, hosts, fabric]
     default: [configs, structured, docs]
   check_copy:
     description:
@@ -63,7 +71,10 @@ attributes:
         scratch copy.
   diff_mode:
     support: full
-    description: Shows the change of every file (clipped to 200 lines per file).
+    description:
+      - Shows every changed line of every file as a unified diff with context; a diff longer
+        than 400 lines is summarised per config_db table or EOS section (counts, the keys and the
+        field changes they share), never cut off.
   platform:
     support: full
     platforms: posix
@@ -82,6 +93,10 @@ EXAMPLES = r"""
 RETURN = r"""
 rendered:
   description: Number of switches rendered.
+  returned: success
+  type: int
+rendered_hosts:
+  description: Number of GPU hosts rendered (0 without V(hosts) in O(outputs)).
   returned: success
   type: int
 changed_files:

@@ -5,7 +5,9 @@
 
 Output paths are relative to the output root: configs/<host>.json (SONiC config_db) plus
 configs/<host>.bgpd.conf (FRR, split mode), or configs/<host>.cfg (EOS); structured/<host>.yml;
-docs/<host>.md. Pure text in, text out: the action plugin decides what to write.
+docs/<host>.md; for GPU hosts hosts/<host>.yml, hosts/<host>/nccl.conf and sysctl.conf
+(render/host.py); the fabric report under fabric/ (render/report.py). Pure text in, text out:
+the action plugin decides what to write.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -14,11 +16,16 @@ __metaclass__ = type
 
 from ansible_collections.roce.fabric.plugins.module_utils.render import eos, sonic
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import device_doc
+from ansible_collections.roce.fabric.plugins.module_utils.render.host import (  # noqa: F401
+    render_host)
+from ansible_collections.roce.fabric.plugins.module_utils.render.report import (  # noqa: F401
+    render_report)
 from ansible_collections.roce.fabric.plugins.module_utils.render.structured import (  # noqa: F401
     config_db_json, structured_yaml)
 
 
-OUTPUTS = ("configs", "structured", "docs")
+OUTPUTS = ("configs", "structured", "docs")     # per switch
+FABRIC_OUTPUTS = ("hosts", "fabric")            # per GPU host, and the fabric report
 
 
 def render_switch(dev, outputs=OUTPUTS):

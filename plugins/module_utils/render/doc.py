@@ -9,31 +9,56 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 
+def size(value):
+    """Bytes as a reader takes them in: '148,153,344 B (141.3 MiB)'; exact bytes first."""
+    if value is None:
+        return "-"
+    value = int(value)
+    for unit, scale in (("MiB", 1048576.0), ("KiB", 1024.0)):
+        if abs(value) >= scale:
+            return "{:,} B ({:.1f} {})".format(value, value / scale, unit)
+    return "{:,} B".format(value)
+
+
+def _num(value):
+    return "-" if value is None else "{:,}".format(int(value))
+
+
+def _list(values):
+    return ", ".join(str(v) for v in values) or "none"
+
+
 def device_doc(dev):
     """Markdown: what the device is, and a per-port lossless table with where numbers came from."""
     buf = dev["buffer"]
     trig = buf["trigger"] or {}
     hr_model = buf["model"]
+    q = dev["qos"]
+    hw = dev.get("hardware") or {}
     lines = [
         "# %s" % dev["name"], "",
         "| | |", "|---|---|",
-        "| role | %s (pair %s) |" % (dev["role"], dev["pair"] if dev["pair"] is not None else "-"),
-        "| platform / ASIC | %s / %s |" % (dev["platform"], dev["asic"]),
+        "| role | %s%s |" % (dev["role"], ", leaf pair %d" % (dev["pair"] + 1)
+                             if dev["pair"] is not None else ""),
+        "| platform / switch / ASIC | %s / %s / %s |"
+        % (dev["platform"], "%s, %s, %d ports" % (hw["product"], hw["breakout"], hw["ports"])
+           if hw else "no model (generic port map)", dev["asic"]),
         "| loopback / ASN | %s / %d |" % (dev["loopback"], dev["bgp"]["asn"]),
         "| headroom model | %s |" % hr_model,
-        "| buffer | %d B total, %d B headroom reserved, %d B shared headroom pool, %d B shared pool |"
-        % (buf["total_buffer_bytes"], buf["reserved_headroom_bytes"],
-           buf["shared_headroom_pool_bytes"], buf["shared_pool_bytes"]),
-        "| PFC trigger | %s: one PG pauses at %s B, every lossless PG congested at %s B each "
+        "| buffer | %s total; %s headroom reserved; %s shared headroom pool; %s shared pool |"
+        % (size(buf["total_buffer_bytes"]), size(buf["reserved_headroom_bytes"]),
+           size(buf["shared_headroom_pool_bytes"]), size(buf["shared_pool_bytes"])),
+        "| PFC trigger | %s: one PG pauses at %s; with every lossless PG congested at %s each "
         "(dynamic_th %s, EOS threshold %s); under incast (%s ports' lossless queues at Kmin) a "
-        "PG pauses once each feeding queue holds %s B |"
-        % (trig.get("mode"), trig.get("trigger_one_pg_bytes"), trig.get("trigger_n_pgs_bytes"),
-           trig.get("dynamic_th", "-"), trig.get("eos_threshold", "-"),
-           trig.get("incast_fanout_ports", "-"), trig.get("incast_pause_bytes", "-")),
-        "| lossless / PFC / ECN / CNP | priorities %s / %s / queues %s / DSCP %d -> TC %d %s |"
-        % (dev["qos"]["lossless_priorities"], dev["qos"]["pfc_priorities"],
-           dev["qos"]["ecn_queues"], dev["qos"]["cnp_dscp"], dev["qos"]["cnp_tc"],
-           dev["qos"]["cnp_scheduler"]),
+        "PG pauses once each feeding queue holds %s |"
+        % (trig.get("mode"), size(trig.get("trigger_one_pg_bytes")),
+           size(trig.get("trigger_n_pgs_bytes")), trig.get("dynamic_th", "-"),
+           trig.get("eos_threshold", "-"), trig.get("incast_fanout_ports", "-"),
+           size(trig.get("incast_pause_bytes"))),
+        "| lossless / PFC / ECN / CNP | priority %s / PFC on %s / ECN on queue %s / CNP DSCP %d "
+        "-> TC %d, %s |"
+        % (_list(q["lossless_priorities"]), _list(q["pfc_priorities"]), _list(q["ecn_queues"]),
+           q["cnp_dscp"], q["cnp_tc"], q["cnp_scheduler"]),
         "| ECMP | width %d, maximum-paths %d, hash %s, seed %d (%s), adaptive routing %s |"
         % (dev["bgp"]["ecmp_width"], dev["bgp"]["maximum_paths"],
            ", ".join(dev["ecmp"]["rendered"]["hash_fields"]), dev["ecmp"]["rendered"]["seed"],
@@ -41,8 +66,8 @@ def device_doc(dev):
            "on" if dev["ecmp"]["rendered"]["adaptive_routing"] else "off"),
         "",
         "## Lossless ports", "",
-        "| port | peer | speed | cable | headroom (size) | xoff | xon | pause, 1 PG | "
-        "pause, incast (per queue) | Kmin | Kmax | Pmax |",
+        "| port | peer | speed | cable | headroom (size, B) | xoff (B) | xon (B) | pause, 1 PG (B) | "
+        "pause, incast (per queue, B) | Kmin (B) | Kmax (B) | Pmax |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for p in dev["ports"]:
@@ -52,13 +77,14 @@ def device_doc(dev):
                          % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"]))
             continue
         hr, e = ll["headroom"], ll["ecn"]
-        lines.append("| %s | %s:%s | %dG | %g m (class %d m) | %d | %d | %d | %s | %s | %d | %d "
+        lines.append("| %s | %s:%s | %dG | %g m (class %d m) | %s | %s | %s | %s | %s | %s | %s "
                      "| %d%% |"
                      % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"],
-                        ll["cable_class_m"], hr["size_bytes"], ll["headroom_configured_bytes"],
-                        hr["xon_bytes"], trig.get("trigger_one_pg_bytes"),
-                        trig.get("incast_pause_bytes"), e["kmin_bytes"], e["kmax_bytes"],
-                        e["pmax_percent"]))
+                        ll["cable_class_m"], _num(hr["size_bytes"]),
+                        _num(ll["headroom_configured_bytes"]), _num(hr["xon_bytes"]),
+                        _num(trig.get("trigger_one_pg_bytes")),
+                        _num(trig.get("incast_pause_bytes")), _num(e["kmin_bytes"]),
+                        _num(e["kmax_bytes"]), e["pmax_percent"]))
     lines += [
         "", "## Where the numbers come from", "",
         "- headroom: model `%s` (docs/lossless-math.md §1) from the port's speed, cable length "
@@ -98,13 +124,14 @@ def carve_lines(buf):
     """The buffer carve as a table: what comes off the top, and the shared pool left."""
     lines = ["", "## Buffer carve (%s accounting)" % buf["vendor"], "",
              "| region | bytes | MiB | what | source |", "|---|---:|---:|---|---|"]
-    for key, size, what, source in buf["carve"]:
-        lines.append("| %s | %d | %s | %s | %s |" % (key, size, _mib(size), what, source))
-    lines += ["| **shared pool** | %d | %s | what is left: the pool the lossless PGs' threshold "
-              "works on | total minus the rows above |" % (buf["shared_pool_bytes"],
+    for key, nbytes, what, source in buf["carve"]:
+        lines.append("| %s | %s | %s | %s | %s |" % (key.replace("_", " "), _num(nbytes),
+                                                     _mib(nbytes), what, source))
+    lines += ["| **shared pool** | %s | %s | what is left: the pool the lossless PGs' threshold "
+              "works on | total minus the rows above |" % (_num(buf["shared_pool_bytes"]),
                                                            _mib(buf["shared_pool_bytes"])),
-              "| total | %d | %s | the ASIC's buffer | %s |"
-              % (buf["total_buffer_bytes"], _mib(buf["total_buffer_bytes"]),
+              "| total | %s | %s | the ASIC's buffer | %s |"
+              % (_num(buf["total_buffer_bytes"]), _mib(buf["total_buffer_bytes"]),
                  buf.get("total_buffer_source", "catalog"))]
     return lines
 

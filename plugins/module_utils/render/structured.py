@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import re
 
 try:
     import orjson
@@ -39,7 +40,31 @@ def _scalar(value):
     return json.dumps(value)
 
 
-_KEYS = {}        # encoded "key:" per key (a few hundred distinct keys)
+_KEYS = {}        # "key:" per key (a few hundred distinct keys)
+# A key YAML reads back as the same string without quotes: an identifier that is not one of
+# YAML 1.1's booleans or nulls (digits stay quoted: "26" would read back as an integer).
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+_RESERVED = frozenset(("y", "n", "yes", "no", "on", "off", "true", "false", "null"))
+# "key": at the start of a JSON flow row's field (keys are identifiers; values are names that
+# passed the grammar, so never hold a quote).
+_ROW_KEY = re.compile(r'(?<=[{ ])"([A-Za-z_][A-Za-z0-9_]*)": ')
+
+
+_PLAIN_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*\Z")
+
+
+def _key(key):
+    text = str(key)
+    if _PLAIN.match(text) and text.lower() not in _RESERVED:
+        return text + ":"
+    return _ENCODE(text) + ":"
+
+
+def _text(value):
+    """A block-context string: plain where YAML reads it back as the same string."""
+    if _PLAIN_VALUE.match(value) and value.lower() not in _RESERVED:
+        return value
+    return _ENCODE(value)
 _FLOW = (str, int, float, bool, type(None))      # values of a one-line row
 
 
@@ -50,9 +75,9 @@ def _block(value, indent, out):
         for key, child in value.items():
             head = _KEYS.get(key)
             if head is None:
-                head = _KEYS[key] = _ENCODE(str(key)) + ":"
+                head = _KEYS[key] = _key(key)
             if isinstance(child, str):     # the common case first: this runs per port field
-                out.append(pad + head + " " + _ENCODE(child))
+                out.append(pad + head + " " + _text(child))
             elif isinstance(child, _Profile):
                 out.append(pad + head)
                 out.extend(_shared_lines(child, indent + 1))
@@ -85,6 +110,13 @@ def _block(value, indent, out):
             out.append(pad + ("- {}" if isinstance(item, dict) else "- []"))
         else:
             out.append(pad + "- " + _scalar(item))
+
+
+def yaml_lines(value):
+    """Block-style YAML lines of a dict (plain keys, one-line rows), as the structured intent."""
+    out = []
+    _block(value, 0, out)
+    return out
 
 
 def _shared_lines(value, indent):
@@ -164,11 +196,12 @@ def _flow(row):
 
 
 def _flow_rows(rows):
-    """One-line JSON of each row: one encoder call for the table, split at the row boundaries
-    (row by row when a value could hide a boundary: the split must give one part per row)."""
-    parts = _flow(rows)[2:-2].split("}, {") if len(rows) > 1 else None
+    """One-line flow mapping of each row, keys unquoted: one encoder call for the table, split at
+    the row boundaries (row by row when a value could hide a boundary: the split must give one
+    part per row)."""
+    parts = _ROW_KEY.sub(r"\1: ", _flow(rows))[2:-2].split("}, {") if len(rows) > 1 else None
     if parts is None or len(parts) != len(rows):
-        return [_flow(row) for row in rows]
+        return [_ROW_KEY.sub(r"\1: ", _flow(row)) for row in rows]
     return ["{" + part + "}" for part in parts]
 
 

@@ -27,6 +27,9 @@ def test_rendered_example_equals_golden_files(example_plan):
     for name, dev in example_plan["devices"].items():
         if dev["kind"] == "switch":
             produced.update(render.render_switch(dev))
+        else:
+            produced.update(render.render_host(dev))
+    produced.update(render.render_report(example_plan))
     golden = {}
     for folder, _dirs, files in os.walk(GOLDEN):
         for fname in files:

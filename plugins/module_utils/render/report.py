@@ -1,0 +1,155 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fabric report: what a reviewer reads before anything is pushed, rendered with every run
+into fabric/ - the cabling plan (CSV and table), the IP and ASN plan, the check verdicts, a
+topology picture and a buffer picture per switch model (render/svg.py).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils import checks, plan as plan_mod
+from ansible_collections.roce.fabric.plugins.module_utils.render import svg
+from ansible_collections.roce.fabric.plugins.module_utils.render.doc import size
+
+TIER = {"superspine": 0, "spine": 1, "leaf": 2}
+CABLING_FIELDS = ("device", "port", "peer", "peer_port", "speed_gbps", "cable_m", "media",
+                  "mtu_bytes", "address", "peer_address", "state")
+
+
+def _switches(plan):
+    return sorted((d for d in plan["devices"].values() if d["kind"] == "switch"),
+                  key=lambda d: (d.get("plane") or 0, TIER[d["role"]], d["name"]))
+
+
+def cabling_rows(plan):
+    """One row per cable, from its lower end: a leaf's host and spine ports, a spine's
+    super-spine ports (the other end is in peer / peer_port)."""
+    rows = []
+    for dev in _switches(plan):
+        for port in dev["ports"]:
+            peer_role = "host" if port["peer_kind"] == "host" else port["peer_kind"]
+            if peer_role != "host" and TIER[peer_role] >= TIER[dev["role"]]:
+                continue            # written from the lower end
+            rows.append((dev["name"], port["name"], port["peer"], port["peer_port"],
+                         port["speed_gbps"], port["cable_m"], port["media"], port["mtu_bytes"],
+                         port["address"] or "", port["peer_address"] or "",
+                         "up" if port["up"] else "down"))
+    return rows
+
+
+def _csv(header, rows):
+    # Every value is a name that passed the gate's grammar or a number: no quoting needed.
+    return "\n".join([",".join(header)] + [",".join("%g" % v if isinstance(v, float) else str(v)
+                                                     for v in row) for row in rows]) + "\n"
+
+
+def _table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join("%g" % v if isinstance(v, float) else str(v) for v in row) + " |"
+            for row in rows]
+    return out
+
+
+def cabling_md(plan, rows):
+    s = plan["summary"]
+    return "\n".join(["# Cabling plan", "",
+                      "%d cables: %d host NICs and %d switch links; one row per cable from its "
+                      "lower end (leaf -> host, leaf -> spine, spine -> super-spine). The same "
+                      "rows are in cabling.csv." % (len(rows), s["nics"],
+                                                   len(rows) - s["nics"]), ""]
+                     + _table(CABLING_FIELDS, rows)) + "\n"
+
+
+def addressing_md(plan):
+    """The IP and ASN plan: every switch's role, pod, plane, ASN and loopback; every host NIC's
+    /31 and gateway (the fabric /31s are in the cabling plan)."""
+    rows = [(d["name"], d["role"], d.get("pod") or "-", d.get("plane") or 0, d["bgp"]["asn"],
+             d["loopback"], len(d["bgp"]["neighbors"]), d["bgp"]["ecmp_width"])
+            for d in _switches(plan)]
+    hosts = sorted((d for d in plan["devices"].values() if d["kind"] == "host"),
+                   key=lambda d: d["name"])
+    nic_rows = [(h["name"], nic["name"], nic["rail"], nic["leaf"], nic["leaf_port"],
+                 nic["address"], nic["gateway"]) for h in hosts for nic in h["nics"]]
+    asns = sorted(set(r[4] for r in rows))
+    return "\n".join(
+        ["# IP and ASN plan", "",
+         "%d switches in %d ASNs (eBGP, RFC 7938); %d GPU hosts with %d NICs. Fabric /31s: "
+         "cabling.md." % (len(rows), len(asns), len(hosts), len(nic_rows)), "",
+         "## Switches", ""]
+        + _table(("switch", "role", "pod", "plane", "ASN", "loopback", "BGP peers",
+                  "ECMP width"), rows)
+        + ["", "## GPU host NICs", ""]
+        + _table(("host", "NIC", "rail", "leaf", "leaf port", "address", "gateway"),
+                 nic_rows)) + "\n"
+
+
+def verdicts_md(plan):
+    """Every rule with its verdict, then every finding with its fix."""
+    by_rule = {}
+    for v in plan["violations"]:
+        by_rule.setdefault(v["rule"], []).append(v)
+    rows = []
+    for rule in checks.RULE_IDS:
+        found = by_rule.get(rule, [])
+        errors = sum(1 for v in found if v["severity"] == "ERROR")
+        verdict = "pass" if not found else ", ".join(
+            "%d %s" % (n, sev) for n, sev in ((errors, "ERROR"), (len(found) - errors, "WARN"))
+            if n)
+        rows.append((rule, verdict))
+    out = ["# Check verdicts", "", plan_mod.format_report(plan)[0], ""]
+    out += _table(("rule", "verdict"), rows)
+    if plan["violations"]:
+        out += ["", "## Findings", ""]
+        out += _table(("severity", "rule", "device", "where", "finding", "fix"),
+                      [(v["severity"], v["rule"], v["device"], v["location"],
+                        v["message"].replace("|", "/"), v["hint"].replace("|", "/"))
+                       for v in plan["violations"]])
+    return "\n".join(out) + "\n"
+
+
+def buffer_models(plan):
+    """One representative switch per (model or ASIC, platform, role): its buffer picture."""
+    seen = {}
+    for dev in _switches(plan):
+        model = (dev.get("hardware") or {}).get("model") or dev["asic"]
+        key = "%s-%s-%s" % (model, dev["platform"], dev["role"])
+        seen.setdefault(key, dev)
+    return seen
+
+
+def readme(plan, pictures):
+    s = plan["summary"]
+    lines = ["# Fabric report", "", plan_mod.format_report(plan)[0], "",
+             "| file | what |", "|---|---|",
+             "| [cabling.csv](cabling.csv), [cabling.md](cabling.md) | every cable: device, "
+             "port, peer, peer port, speed, cable, media, MTU, /31s |",
+             "| [addressing.md](addressing.md) | ASNs, loopbacks, host NIC addresses |",
+             "| [verdicts.md](verdicts.md) | every rule's verdict and every finding with its fix |",
+             "| [topology.svg](topology.svg) | tiers, leaf pairs, planes and link counts |"]
+    for key, dev in sorted(pictures.items()):
+        buf = dev["buffer"]
+        lines.append("| [buffer-%s.svg](buffer-%s.svg) | %s (%s): %s buffer, %s shared pool |"
+                     % (key, key, dev["name"], key, size(buf["total_buffer_bytes"]),
+                        size(buf["shared_pool_bytes"])))
+    lines += ["", "%d switches, %d GPU hosts, %d NICs, %d links."
+              % (s["spines"] + s["leaves"] + s["superspines"], s["hosts"], s["nics"],
+                 s["links"])]
+    return "\n".join(lines) + "\n"
+
+
+def render_report(plan):
+    """{relative path: text} of the fabric report."""
+    rows = cabling_rows(plan)
+    pictures = buffer_models(plan)
+    files = {"fabric/README.md": readme(plan, pictures),
+             "fabric/cabling.csv": _csv(CABLING_FIELDS, rows),
+             "fabric/cabling.md": cabling_md(plan, rows),
+             "fabric/addressing.md": addressing_md(plan),
+             "fabric/verdicts.md": verdicts_md(plan),
+             "fabric/topology.svg": svg.topology(plan)}
+    for key, dev in pictures.items():
+        files["fabric/buffer-%s.svg" % key] = svg.buffer(dev, key)
+    return files
