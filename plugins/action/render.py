@@ -57,6 +57,8 @@ class ActionModule(ActionBase):
                 files = {}
                 for name in switches:
                     files.update(render.render_switch(plan["devices"][name], outputs))
+                    if "anta" in outputs:
+                        files.update(render.render_anta(plan["devices"][name], plan))
                 if "hosts" in outputs:
                     for name in hosts:
                         files.update(render.render_host(plan["devices"][name]))

@@ -47,14 +47,16 @@ options:
   outputs:
     description:
       - Which files to write. Per switch, V(configs) is the device configuration, V(structured)
-        the platform-neutral intent, V(docs) the device document; V(hosts) the GPU hosts'
-        intent and files; V(fabric) the fabric report.
+        the platform-neutral intent, V(docs) the device document, V(anta) (EOS) an ANTA test
+        catalog C(anta/<host>.yml) - BGP sessions, ECMP width per remote prefix, port status,
+        speed, lanes and MTU, LLDP neighbours, routing model, PFC/ECN counters - for
+        C(anta nrfu); V(hosts) the GPU hosts' intent and files; V(fabric) the fabric report.
       - On fabrics of thousands of switches, V(configs) alone is about a third of the time
         (see the benchmark figures in docs/scale.md).
     type: list
     elements: str
-    choices: [configs, structured, docs, hosts, fabric]
-    default: [configs, structured, docs]
+    choices: [configs, structured, docs, anta, hosts, fabric]
+    default: [configs, structured, docs, anta]
   check_copy:
     description:
       - In check mode, write what would be rendered into a scratch copy, C(<output_dir>/.check),

@@ -5,7 +5,7 @@
 
 Output paths are relative to the output root: configs/<host>.json (SONiC config_db) plus
 configs/<host>.bgpd.conf (FRR, split mode), or configs/<host>.cfg (EOS); structured/<host>.yml;
-docs/<host>.md; for GPU hosts hosts/<host>.yml, hosts/<host>/nccl.conf and sysctl.conf
+docs/<host>.md; anta/<host>.yml (EOS: an ANTA test catalog); for GPU hosts hosts/<host>.yml, hosts/<host>/nccl.conf and sysctl.conf
 (render/host.py); the fabric report under fabric/ (render/report.py). Pure text in, text out:
 the action plugin decides what to write.
 """
@@ -14,7 +14,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils.render import eos, sonic
+from ansible_collections.roce.fabric.plugins.module_utils.render import anta, eos, sonic
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import device_doc
 from ansible_collections.roce.fabric.plugins.module_utils.render.host import (  # noqa: F401
     render_host)
@@ -24,7 +24,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.render.structured impo
     config_db_json, structured_yaml)
 
 
-OUTPUTS = ("configs", "structured", "docs")     # per switch
+OUTPUTS = ("configs", "structured", "docs", "anta")     # per switch (anta: EOS only)
 FABRIC_OUTPUTS = ("hosts", "fabric")            # per GPU host, and the fabric report
 
 
@@ -45,3 +45,11 @@ def render_switch(dev, outputs=OUTPUTS):
     else:
         files["configs/%s.cfg" % name] = eos.eos_config(dev)
     return files
+
+
+def render_anta(dev, plan):
+    """{relative path: text}: the ANTA catalog of an EOS switch (it needs the whole plan for the
+    ECMP width of every remote prefix); nothing for SONiC."""
+    if dev["platform"] != "eos":
+        return {}
+    return {"anta/%s.yml" % dev["name"]: anta.catalog_yaml(dev, plan)}

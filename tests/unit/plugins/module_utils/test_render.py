@@ -27,6 +27,7 @@ def test_rendered_example_equals_golden_files(example_plan):
     for name, dev in example_plan["devices"].items():
         if dev["kind"] == "switch":
             produced.update(render.render_switch(dev))
+            produced.update(render.render_anta(dev, example_plan))
         else:
             produced.update(render.render_host(dev))
     produced.update(render.render_report(example_plan))
