@@ -7,6 +7,9 @@ STAMP := $(VENV)/.installed
 LINK := .collections/ansible_collections/roce/fabric
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/.collections
+# Nothing of the demo or the tests lives in ~/.ansible (tools that install the collection under
+# test, like ansible-lint, write below .ansible/ here instead).
+export ANSIBLE_HOME := $(CURDIR)/.ansible
 export PYTEST_ADDOPTS ?= -p no:cacheprovider
 
 .PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden schema-doc ee clean

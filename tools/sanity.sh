@@ -5,6 +5,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
+# ansible-test keeps its pip bootstrap and per-test venvs below ~/.ansible/test: a home of its
+# own inside the checkout keeps ~/.ansible untouched.
+export HOME="$root/.ansible/test-home"
 cache="$HOME/.ansible/test/cache"
 dest="$root/.build/sanity/ansible_collections/roce/fabric"
 

@@ -96,6 +96,7 @@ class ActionModule(ActionBase):
             if not self._task.check_mode:
                 _write(path, text)
 
+
 def _write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp_path = path + ".tmp"

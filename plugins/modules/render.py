@@ -22,7 +22,7 @@ description:
   - Numbers are copied from the plan of M(roce.fabric.plan); nothing is recomputed. A plan with
     any ERROR renders nothing.
   - With V(hosts) in O(outputs), writes for every GPU host in O(devices) C(hosts/<host>.yml)
-    (its plan: NICs, addresses, QoS and NIC settings, sysctls), C(hosts/<host>/nccl.conf) and
+    (its plan - NICs, addresses, QoS and NIC settings, sysctls), C(hosts/<host>/nccl.conf) and
     C(hosts/<host>/sysctl.conf), the files the host role writes, so a host change can be
     reviewed without C(roce_deploy).
   - With V(fabric), writes the fabric report under C(fabric/) - C(README.md), the cabling plan

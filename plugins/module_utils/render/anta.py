@@ -23,7 +23,7 @@ VRF = "default"
 
 def catalog(dev, plan):
     """The ANTA catalog of EOS switch ``dev`` as a dict (module -> [{test: inputs}])."""
-    ports = [p for p in dev["ports"]]
+    ports = list(dev["ports"])
     up = [p for p in ports if p["up"]]
     mtus = sorted(set(p["mtu_bytes"] for p in ports))
     common_mtu = max(mtus, key=lambda m: sum(1 for p in ports if p["mtu_bytes"] == m))

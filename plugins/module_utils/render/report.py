@@ -42,8 +42,9 @@ def cabling_rows(plan):
 
 def _csv(header, rows):
     # Every value is a name that passed the gate's grammar or a number: no quoting needed.
-    return "\n".join([",".join(header)] + [",".join("%g" % v if isinstance(v, float) else str(v)
-                                                     for v in row) for row in rows]) + "\n"
+    lines = [",".join(header)]
+    lines += [",".join("%g" % v if isinstance(v, float) else str(v) for v in row) for row in rows]
+    return "\n".join(lines) + "\n"
 
 
 def _table(header, rows):
@@ -58,8 +59,8 @@ def cabling_md(plan, rows):
     return "\n".join(["# Cabling plan", "",
                       "%d cables: %d host NICs and %d switch links; one row per cable from its "
                       "lower end (leaf -> host, leaf -> spine, spine -> super-spine). The same "
-                      "rows are in cabling.csv." % (len(rows), s["nics"],
-                                                   len(rows) - s["nics"]), ""]
+                      "rows are in cabling.csv."
+                      % (len(rows), s["nics"], len(rows) - s["nics"]), ""]
                      + _table(CABLING_FIELDS, rows)) + "\n"
 
 

@@ -65,6 +65,8 @@ def _text(value):
     if _PLAIN_VALUE.match(value) and value.lower() not in _RESERVED:
         return value
     return _ENCODE(value)
+
+
 _FLOW = (str, int, float, bool, type(None))      # values of a one-line row
 
 

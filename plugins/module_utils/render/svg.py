@@ -167,8 +167,8 @@ def buffer(dev, key):
     legend_x = left
     for i, (name, nbytes) in enumerate(segments):
         colour = "#e5e7eb" if name == "shared pool" else CARVE_COLOURS[i % len(CARVE_COLOURS)]
-        body.append('<rect x="%d" y="76" width="10" height="10" fill="%s"/>' % (legend_x,
-                                                                               colour))
+        body.append('<rect x="%d" y="76" width="10" height="10" fill="%s"/>'
+                    % (legend_x, colour))
         label = "%s %s" % (name, _mib(nbytes))
         body.append(_text(legend_x + 14, 85, label, 10, "start"))
         legend_x += 24 + 6 * len(label)
