@@ -10,6 +10,10 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/.collections
 # Nothing of the demo or the tests lives in ~/.ansible (tools that install the collection under
 # test, like ansible-lint, write below .ansible/ here instead).
 export ANSIBLE_HOME := $(CURDIR)/.ansible
+# A lab id per checkout (1-249): the namespace labs' names, subnets (198.19.<id>.0/24) and paths
+# carry it, so two checkouts can run their tests side by side.
+ROCE_LAB_ID ?= $(shell printf '%s' '$(CURDIR)' | cksum | awk '{print $$1 % 249 + 1}')
+export ROCE_LAB_ID
 export PYTEST_ADDOPTS ?= -p no:cacheprovider
 
 .PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden schema-doc ee clean

@@ -5,7 +5,7 @@ usage: lab.py up DEVICES.json | down
 
 Every device of the plan (DEVICES.json: the plan's ``devices``, written by create.yml) becomes
 namespace
-rff-<name> with an sshd on 198.18.210.N (a bridge in the root namespace holds .1) and its
+rff<ID>-<name> with an sshd on 198.19.<ID>.N (a bridge in the root namespace holds .1) and its
 planned ports as veth ends named like the plan (Ethernet0 on SONiC leaves, rdma0 on hosts).
 Switches also run FRR's zebra and bgpd (as SONiC's bgp container does) with an empty bgpd.conf,
 IPv4 forwarding and L4 ECMP hashing; the deploy gives them addresses, MTU and BGP. State (keys,
@@ -19,12 +19,15 @@ import subprocess
 import sys
 import time
 
-LAB = os.environ.get("ROCE_FABRIC_LAB_DIR", "/tmp/roce-fabric-fabric-lab")
-# Another lab (tests/integration/test_three_tier_frr.py) picks its own names and subnet.
-NS = os.environ.get("ROCE_FABRIC_LAB_NS", "rff-")
-BRIDGE = os.environ.get("ROCE_FABRIC_LAB_BRIDGE", "rffbr0")
-MGMT = os.environ.get("ROCE_FABRIC_LAB_MGMT", "198.18.210") + ".%d"
-MGMT_LINK = os.environ.get("ROCE_FABRIC_LAB_LINK", "rfm-")
+# ROCE_LAB_ID (1-249; `make molecule` derives it from the checkout's path) keeps the names,
+# addresses and paths of two checkouts' labs apart; another lab (tests/integration/
+# test_three_tier_frr.py) picks its own names and subnet.
+ID = os.environ.get("ROCE_LAB_ID") or "200"
+LAB = os.environ.get("ROCE_FABRIC_LAB_DIR", "/tmp/roce-fabric-fabric-lab-" + ID)
+NS = os.environ.get("ROCE_FABRIC_LAB_NS", "rff%s-" % ID)
+BRIDGE = os.environ.get("ROCE_FABRIC_LAB_BRIDGE", "rffbr" + ID)
+MGMT = os.environ.get("ROCE_FABRIC_LAB_MGMT", "198.19." + ID) + ".%d"
+MGMT_LINK = os.environ.get("ROCE_FABRIC_LAB_LINK", "rfm%s-" % ID)
 # ip netns exec bind-mounts /etc/netns/<ns>/<x> over /etc/<x> only where /etc/<x> exists; a
 # missing target leaves the namespace on the real /etc, shared by every lab host (their plans
 # overwrote each other: the verify flake of a first run on a fresh machine). up() makes the

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Three GPU "hosts" as network namespaces rf-gpu1..3, each with its own sshd on 198.18.200.1N
-# (a bridge in the root namespace holds 198.18.200.1), 8 veth "NICs" rdma0..rdma7 with 4 queues,
-# and its own /etc/{sysctl.d,systemd,udev,roce-fabric} (ip netns exec bind-mounts /etc/netns/<ns>).
+# Three GPU "hosts" as network namespaces rf<ID>-gpu1..3, each with its own sshd on
+# 198.19.<ID>.1N (a bridge in the root namespace holds 198.19.<ID>.1), 8 veth "NICs" rdma0..rdma7
+# with 4 queues, and its own /etc/{sysctl.d,systemd,udev,roce-fabric} (ip netns exec bind-mounts
+# /etc/netns/<ns>). ROCE_LAB_ID (1-249; `make molecule` derives it from the checkout's path) keeps
+# the names, addresses and paths of two checkouts' labs apart.
 # usage: lab.sh up|down     State (keys, configs, pids, logs) lives in $LAB.
 set -euo pipefail
-LAB=${ROCE_LAB_DIR:-/tmp/roce-fabric-hosts-lab}
-BR=rfhbr0
+ID=${ROCE_LAB_ID:-200}
+LAB=/tmp/roce-fabric-hosts-lab-$ID
+BR=rfhbr$ID
+NET=198.19.$ID
 HOSTS="1 2 3"
 
 down() {
   for n in $HOSTS; do
-    ns=rf-gpu$n
+    ns=rf$ID-gpu$n
     if [ -f "$LAB/$ns/sshd.pid" ]; then kill "$(cat "$LAB/$ns/sshd.pid")" 2>/dev/null || true; fi
     # Also the per-connection sshd children that SSH connection sharing keeps alive: a deleted
     # namespace would otherwise live on inside them.
@@ -18,7 +22,7 @@ down() {
       ip netns pids "$ns" | xargs -r kill 2>/dev/null || true
     fi
     ip netns del "$ns" 2>/dev/null || true
-    ip link del "rfh$n" 2>/dev/null || true
+    ip link del "rfh${ID}g$n" 2>/dev/null || true
     rm -rf "/etc/netns/$ns"
   done
   ip link del "$BR" 2>/dev/null || true
@@ -41,16 +45,16 @@ up() {
   done
   ssh-keygen -q -t ed25519 -N "" -f "$LAB/id_ed25519"
   ip link add "$BR" type bridge
-  ip addr add 198.18.200.1/24 dev "$BR"
+  ip addr add "$NET.1/24" dev "$BR"
   ip link set "$BR" up
   for n in $HOSTS; do
-    ns=rf-gpu$n
-    addr=198.18.200.1$n
+    ns=rf$ID-gpu$n
+    addr=$NET.1$n
     mkdir -p "$LAB/$ns" "/etc/netns/$ns/sysctl.d" "/etc/netns/$ns/systemd/system" \
       "/etc/netns/$ns/udev/rules.d" "/etc/netns/$ns/roce-fabric"
     ip netns add "$ns"
-    ip link add "rfh$n" type veth peer name eth0 netns "$ns"
-    ip link set "rfh$n" master "$BR" up
+    ip link add "rfh${ID}g$n" type veth peer name eth0 netns "$ns"
+    ip link set "rfh${ID}g$n" master "$BR" up
     ip -n "$ns" addr add "$addr/24" dev eth0
     ip -n "$ns" link set eth0 up
     ip -n "$ns" link set lo up
@@ -82,7 +86,7 @@ CFG
   done
   for n in $HOSTS; do
     for _ in $(seq 50); do
-      [ -s "$LAB/rf-gpu$n/sshd.pid" ] && break
+      [ -s "$LAB/rf$ID-gpu$n/sshd.pid" ] && break
       sleep 0.1
     done
   done

@@ -26,33 +26,10 @@ def flat(text):
             if line.strip() and not line.strip().startswith("!") and line.strip() != "end"]
 
 
-# leaf2a's management plane as EOS prints it (eos-and-avd.md: AVD templates, a cEOS running
-# config): management VRF and interface, default route, eAPI and SSH in the VRF, a user, AAA, NTP.
-BASE = """vrf instance MGMT
-!
-interface Management1
-   vrf MGMT
-   ip address 192.0.2.21/24
-!
-ip route vrf MGMT 0.0.0.0/0 192.0.2.1
-!
-username admin privilege 15 role network-admin secret sha512 $6$rounds$hash
-aaa authorization exec default local
-no aaa root
-!
-ntp server vrf MGMT 192.0.2.5 prefer iburst
-!
-management api http-commands
-   protocol https
-   no shutdown
-   !
-   vrf MGMT
-      no shutdown
-!
-management ssh
-   vrf MGMT
-      no shutdown
-"""
+# leaf2a's management plane as EOS prints it (the unit tests' fixture): management VRF and
+# interface, default route, eAPI and SSH in the VRF, a user, AAA, NTP.
+with open(os.path.join(FIXTURES, "management-base.cfg")) as _handle:
+    BASE = _handle.read()
 
 
 def _rendered(inventory_data, inventory):

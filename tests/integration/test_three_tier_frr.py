@@ -17,10 +17,13 @@ from ansible_collections.roce.fabric.plugins.module_utils import netdev, plan, r
 from ansible_collections.roce.fabric.plugins.module_utils.render import sonic as render_sonic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NS = "r3-"
-ENV = {"ROCE_FABRIC_LAB_NS": NS, "ROCE_FABRIC_LAB_BRIDGE": "r3br0",
-       "ROCE_FABRIC_LAB_MGMT": "198.18.211", "ROCE_FABRIC_LAB_LINK": "r3m-",
-       "ROCE_FABRIC_LAB_DIR": "/tmp/roce-fabric-three-tier-lab"}
+# This run's names, subnet and directory (ROCE_LAB_ID: `make` derives it from the checkout's
+# path), so two checkouts' labs never meet.
+LAB_ID = os.environ.get("ROCE_LAB_ID") or "200"
+NS = "r3%s-" % LAB_ID
+ENV = {"ROCE_FABRIC_LAB_NS": NS, "ROCE_FABRIC_LAB_BRIDGE": "r3br" + LAB_ID,
+       "ROCE_FABRIC_LAB_MGMT": "198.19." + LAB_ID, "ROCE_FABRIC_LAB_LINK": "r3m%s-" % LAB_ID,
+       "ROCE_FABRIC_LAB_DIR": "/tmp/roce-fabric-three-tier-lab-" + LAB_ID}
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not os.path.exists("/usr/lib/frr/bgpd"),

@@ -16,7 +16,9 @@ import pytest
 
 testinfra_hosts = ["local://"]
 
-LAB = "/tmp/roce-fabric-fabric-lab"
+LAB_ID = os.environ.get("ROCE_LAB_ID") or "200"      # as lab.py: names and paths of this run
+LAB = "/tmp/roce-fabric-fabric-lab-" + LAB_ID
+NS = "rff%s-" % LAB_ID
 EPHEMERAL = os.environ.get("MOLECULE_EPHEMERAL_DIRECTORY", "")
 PROJECT = os.environ.get("MOLECULE_PROJECT_DIRECTORY", os.getcwd())
 SPINES = ["spine1", "spine2"]
@@ -29,12 +31,12 @@ def devices():
 
 
 def ns(name, *argv):
-    return subprocess.run(["ip", "netns", "exec", "rff-" + name] + list(argv),
+    return subprocess.run(["ip", "netns", "exec", NS + name] + list(argv),
                           capture_output=True, text=True, check=False)
 
 
 def vtysh(name, command):
-    out = ns(name, "vtysh", "--vty_socket", "%s/rff-%s/frr" % (LAB, name), "-c", command)
+    out = ns(name, "vtysh", "--vty_socket", "%s/%s%s/frr" % (LAB, NS, name), "-c", command)
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -48,7 +50,7 @@ def host_address(host, nic):
 
 def fingerprint(name):
     """A switch's deployed state: persistent bgpd.conf, FRR's running config, its addresses."""
-    with open("%s/rff-%s/frr/bgpd.conf" % (LAB, name), "rb") as handle:
+    with open("%s/%s%s/frr/bgpd.conf" % (LAB, NS, name), "rb") as handle:
         conf = hashlib.sha256(handle.read()).hexdigest()
     running = vtysh(name, "show running-config")
     addrs = ns(name, "ip", "-br", "addr", "show").stdout
@@ -117,7 +119,7 @@ def test_rolling_one_pair_loses_nothing_on_the_other_pair():
     # gpu3 rdma0 sits on leaf2a, gpu4 rdma1 on leaf2b: the stream crosses the spines.
     src, dst = host_address("gpu3", "rdma0"), host_address("gpu4", "rdma1")
     before = dict((leaf, fingerprint(leaf)) for leaf in ("leaf2a", "leaf2b"))
-    stream = subprocess.Popen(["ip", "netns", "exec", "rff-gpu3", "ping", "-q", "-i", "0.05",
+    stream = subprocess.Popen(["ip", "netns", "exec", NS + "gpu3", "ping", "-q", "-i", "0.05",
                                "-w", "60", "-c", "100000", "-I", src, dst],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     time.sleep(1)
@@ -137,18 +139,18 @@ def test_rolling_one_pair_loses_nothing_on_the_other_pair():
 
 @pytest.fixture
 def bgpd_stopped_on_leaf1a():
-    frr = "%s/rff-leaf1a/frr" % LAB
+    frr = "%s/%sleaf1a/frr" % (LAB, NS)
     with open(frr + "/bgpd.pid") as handle:
         os.kill(int(handle.read().strip()), 15)
     time.sleep(1)
     yield
-    ns("leaf1a", "/usr/lib/frr/bgpd", "-d", "-N", "rff-leaf1a", "-f", frr + "/bgpd.conf",
+    ns("leaf1a", "/usr/lib/frr/bgpd", "-d", "-N", NS + "leaf1a", "-f", frr + "/bgpd.conf",
        "-i", frr + "/bgpd.pid", "--vty_socket", frr, "-z", frr + "/zserv.api")
 
 
 def test_a_failing_roll_stops_rolls_the_device_back_and_leaves_the_other_pair(
         bgpd_stopped_on_leaf1a):
-    with open("%s/rff-leaf1a/frr/bgpd.conf" % LAB, "rb") as handle:
+    with open("%s/%sleaf1a/frr/bgpd.conf" % (LAB, NS), "rb") as handle:
         leaf1a_conf = handle.read()
     leaf1a_addrs = ns("leaf1a", "ip", "-br", "addr", "show").stdout
     others = dict((leaf, fingerprint(leaf)) for leaf in ("leaf2a", "leaf2b"))
@@ -158,7 +160,7 @@ def test_a_failing_roll_stops_rolls_the_device_back_and_leaves_the_other_pair(
     assert "Rolled back - config_db restored" in result.stdout
     assert "untouched - leaf2a+leaf2b" in result.stdout
     assert "leaf pair leaf1a + leaf1b rolled" not in result.stdout
-    with open("%s/rff-leaf1a/frr/bgpd.conf" % LAB, "rb") as handle:
+    with open("%s/%sleaf1a/frr/bgpd.conf" % (LAB, NS), "rb") as handle:
         assert handle.read() == leaf1a_conf
     assert ns("leaf1a", "ip", "-br", "addr", "show").stdout == leaf1a_addrs
     assert dict((leaf, fingerprint(leaf)) for leaf in ("leaf2a", "leaf2b")) == others

@@ -1,5 +1,7 @@
 """EOS: the base config the plan does not own is merged into the rendered config, and a replace
 that would remove or change the running config's management plane is named before any commit."""
+import os
+
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import plan
@@ -10,31 +12,9 @@ from ansible_collections.roce.fabric.plugins.module_utils.render import eos
 # A management plane as EOS prints it (AVD templates and a cEOS 4.30 running-config,
 # eos-and-avd.md): management VRF, interface, default route, eAPI and SSH in the VRF, a user,
 # AAA and NTP.
-BASE = """vrf instance MGMT
-!
-interface Management1
-   vrf MGMT
-   ip address 192.0.2.21/24
-!
-ip route vrf MGMT 0.0.0.0/0 192.0.2.1
-no ip routing vrf MGMT
-!
-username admin privilege 15 role network-admin secret sha512 $6$abc$def
-aaa authorization exec default local
-no aaa root
-!
-ntp server vrf MGMT 192.0.2.5 prefer iburst
-!
-management api http-commands
-   protocol https
-   no shutdown
-   !
-   vrf MGMT
-      no shutdown
-!
-management ssh
-   vrf MGMT
-      no shutdown"""
+with open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__)))), "fixtures", "eos", "management-base.cfg")) as _handle:
+    BASE = _handle.read().rstrip("\n")
 
 
 def _leaf2a(example, base=BASE):
