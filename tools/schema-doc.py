@@ -1,20 +1,27 @@
-"""Regenerate the input-schema and name-grammar tables of docs/fabric-and-checks.md from the
-schema itself (plugins/module_utils/inputs/). Usage: .venv/bin/python tools/schema-doc.py [--check]"""
+"""Regenerate the generated tables of the docs from the code they describe: the input-schema and
+name-grammar tables of docs/fabric-and-checks.md (plugins/module_utils/inputs/) and the driver
+stack table of docs/hosts.md (plugins/module_utils/host/stacks.py).
+Usage: .venv/bin/python tools/schema-doc.py [--check]"""
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, ".collections"))
+from ansible_collections.roce.fabric.plugins.module_utils.host import stacks  # noqa: E402
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema_doc  # noqa: E402
 
-DOC = os.path.join(ROOT, "docs", "fabric-and-checks.md")
+DOCS = ((os.path.join(ROOT, "docs", "fabric-and-checks.md"), None),
+        (os.path.join(ROOT, "docs", "hosts.md"), stacks.DOC_SECTIONS))
 
-with open(DOC) as handle:
-    old = handle.read()
-new = schema_doc.update(old)
-if "--check" in sys.argv[1:]:
+stale = []
+for doc, sections in DOCS:
+    with open(doc) as handle:
+        old = handle.read()
+    new = schema_doc.update(old, sections)
     if new != old:
-        sys.exit("docs/fabric-and-checks.md is stale: run make schema-doc")
-elif new != old:
-    with open(DOC, "w") as handle:
-        handle.write(new)
+        stale.append(os.path.relpath(doc, ROOT))
+        if "--check" not in sys.argv[1:]:
+            with open(doc, "w") as handle:
+                handle.write(new)
+if stale and "--check" in sys.argv[1:]:
+    sys.exit("%s stale: run make schema-doc" % ", ".join(stale))

@@ -5,10 +5,11 @@
 # iproute2 (ip, dcb) for the NIC tests on veth in network namespaces; openssh-server for the
 # molecule hosts scenario (one sshd per namespace host; no daemon starts without systemd);
 # frr and frr-pythontools (zebra, bgpd, vtysh, frr-reload.py) and iputils-ping for the molecule
-# fabric scenario's routers and its jumbo-frame pings.
+# fabric scenario's routers and its jumbo-frame pings; udev (udevadm) for the test that runs the
+# rendered NIC rule through the real rule engine.
 set -euo pipefail
 need=()
-for pkg in libyang2-dev shellcheck ethtool iproute2 openssh-server frr frr-pythontools \
+for pkg in libyang2-dev shellcheck ethtool iproute2 openssh-server frr frr-pythontools udev \
   iputils-ping; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done

@@ -71,7 +71,10 @@ def down():
         shutil.rmtree("/etc/netns/" + ns, ignore_errors=True)
     sh("ip", "link", "del", BRIDGE, check=False)
     made = os.path.join(LAB, "etc-targets.json")
-    for target in (json.load(open(made)) if os.path.exists(made) else []):
+    # Removing a mount target detaches the bind mounts of every namespace using it (Linux >=
+    # 3.18): only when no other lab's namespace (another checkout's, side by side) is left.
+    others = os.listdir("/etc/netns") if os.path.isdir("/etc/netns") else []
+    for target in (json.load(open(made)) if os.path.exists(made) and not others else []):
         try:
             os.rmdir(target)
         except OSError:

@@ -26,7 +26,11 @@ down() {
     rm -rf "/etc/netns/$ns"
   done
   ip link del "$BR" 2>/dev/null || true
-  if [ -f "$LAB/etc-targets" ]; then xargs -r rmdir --ignore-fail-on-non-empty < "$LAB/etc-targets"; fi
+  # Removing a mount target detaches the bind mounts of every namespace using it (Linux >= 3.18):
+  # only when no other lab's namespace (another checkout's, side by side) is left.
+  if [ -f "$LAB/etc-targets" ] && [ -z "$(ls -A /etc/netns 2>/dev/null)" ]; then
+    xargs -r rmdir --ignore-fail-on-non-empty < "$LAB/etc-targets"
+  fi
   rm -rf "$LAB"
 }
 

@@ -9,29 +9,32 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.roce.fabric.plugins.module_utils import nic_host
-from ansible_collections.roce.fabric.plugins.module_utils.render import host as render_host
+from ansible_collections.roce.fabric.plugins.module_utils.host import nccl
+
+
+def _call(name, func, *args):
+    try:
+        return func(*args)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise AnsibleFilterError("roce.fabric.%s: expected a host's plan and "
+                                 "roce.fabric.nic_facts' roce_nics: %s" % (name, exc))
 
 
 def nccl_settings(host_plan, roce_nics):
-    try:
-        settings, notes = nic_host.nccl_settings(host_plan, roce_nics or {})
-    except (KeyError, TypeError, ValueError) as exc:
-        raise AnsibleFilterError("roce.fabric.nccl_settings: expected a host's plan and "
-                                 "roce.fabric.nic_facts' roce_nics: %s" % exc)
+    settings, notes = _call("nccl_settings", nccl.settings, host_plan, roce_nics or {})
     return {"settings": settings, "notes": notes}
 
 
 def nccl_conf(host_plan, roce_nics=None):
-    try:
-        return render_host.nccl_conf(host_plan, roce_nics or {})
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise AnsibleFilterError("roce.fabric.nccl_conf: expected a host's plan and "
-                                 "roce.fabric.nic_facts' roce_nics: %s" % exc)
+    return _call("nccl_conf", nccl.conf_text, host_plan, roce_nics or {})
+
+
+def nccl_env(host_plan, roce_nics=None):
+    return _call("nccl_env", nccl.env_text, host_plan, roce_nics or {})
 
 
 class FilterModule(object):
     """roce.fabric host filters."""
 
     def filters(self):
-        return {"nccl_settings": nccl_settings, "nccl_conf": nccl_conf}
+        return {"nccl_settings": nccl_settings, "nccl_conf": nccl_conf, "nccl_env": nccl_env}

@@ -22,6 +22,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalo
 from ansible_collections.roce.fabric.plugins.module_utils.render import eos_base
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
+HOST_ETS_BW = 50  # RoCE class share of host ETS, as the switches' DWRR (Cumulus RoCE: 50/50)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
 
 
@@ -236,7 +237,7 @@ def _hardware(sw):
     return out
 
 
-def _host_intent(fab, host, nics, qos_cache, shared):
+def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
     s = fab.settings
     out, settings = [], []
     for nic in nics:
@@ -260,6 +261,10 @@ def _host_intent(fab, host, nics, qos_cache, shared):
         # The same NIC in roce.fabric.nic's argument form (nic role, host role and roce-check).
         settings.append({"name": nic.name, "mtu_bytes": nic.mtu_bytes, "dscp_prio": dscp_prio,
                          "pfc_priorities": q["pfc_priorities"], "roce_tos": tos,
+                         "cable_m": nic.cable_m,
+                         # host ETS as the switches schedule: CNP strict, RoCE / rest DWRR
+                         "ets": {"roce_priority": q["roce_tc"], "cnp_priority": q["cnp_tc"],
+                                 "roce_bw": HOST_ETS_BW, "default_bw": 100 - HOST_ETS_BW},
                          "address": nic.address, "gateway": gateway, "route_table": table,
                          "cnp_dscp": q["cnp_dscp"], "cnp_priority": q["cnp_tc"],
                          "ecn_priorities": q["lossless_priorities"]})
@@ -270,6 +275,10 @@ def _host_intent(fab, host, nics, qos_cache, shared):
         "nccl": {"NCCL_IB_TC": (first.get("roce_dscp", 0) << 2) | ECT0 if out else None,
                  "NCCL_IB_HCA": [n["name"] for n in out],
                  "NCCL_IB_QPS_PER_CONNECTION": s["ecmp"]["qps_per_connection"],
+                 # planes are separate fabrics: no ring across them (NCCL defaults to 2)
+                 "NCCL_CROSS_NIC": 0 if fab.planes > 1 else None,
+                 # NCCL's default on Ethernet is 0; 1 where the fabric renders DLB/AR
+                 "NCCL_IB_ADAPTIVE_ROUTING": 1 if fabric_ar else None,
                  "NCCL_SOCKET_IFNAME": s["host"]["socket_ifname"]},
     }
 
@@ -312,8 +321,11 @@ def _build_plan(groups, hostvars):
         asic, result = _switch_lossless(fab, sw, peers_mtu, memo)
         devices[sw.name] = _switch_intent(fab, sw, asic, result, shared)
     qos_cache = {}
+    # NCCL_IB_ADAPTIVE_ROUTING only where every leaf and spine renders adaptive routing
+    fabric_ar = all(d["ecmp"]["rendered"]["adaptive_routing"] for d in devices.values()
+                    if d.get("role") in ("leaf", "spine"))
     for host, nics in fab.hosts:
-        devices[host] = _host_intent(fab, host, nics, qos_cache, shared)
+        devices[host] = _host_intent(fab, host, nics, qos_cache, shared, fabric_ar)
     violations = checks.run_all(fab, devices)
     counts = {"ERROR": 0, "WARN": 0}
     for v in violations:

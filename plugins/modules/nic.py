@@ -16,18 +16,25 @@ author:
   - roce.fabric contributors (@roce-fabric)
 description:
   - Reads each interface's live state through the standard kernel interfaces (sysfs,
-    C(ethtool), iproute2 C(dcb) and C(ip)) and applies only the settings that differ. A PFC or
-    trust write can bounce an mlx5 link, so nothing is written when it already matches.
-  - Settings are MTU, DSCP to priority (DCB APP table, which also switches inbox mlx5 to DSCP
-    trust; the OFED C(qos/trust) file where it exists), PFC on the plan's priorities only, global
-    pause off, CNP DSCP and priority, ECN on the lossless priorities, the default RoCE ToS of
-    RDMA-CM (configfs) and the OFED global C(traffic_class), IRQ affinity to NIC-local CPUs,
-    channels (the driver's maximum capped at the NIC-local cores, or an override), the /31
-    address, and per-NIC policy routing (rule from the address to its own table, default route
-    via the leaf).
-  - Where each knob lives depends on the driver stack (inbox mlx5, MLNX_OFED mlx5, bnxt, ice,
-    no DCB); M(roce.fabric.nic_facts) reports the stack. Inbox mlx5 has no ECN knob (firmware
-    nvconfig only) and is reported, never written.
+    C(ethtool), iproute2 C(dcb) and C(ip)) and applies only the settings that differ, in the
+    order the driver stack's vendor applies them. A PFC or trust write can bounce an mlx5 link,
+    so nothing is written when it already matches.
+  - Settings are MTU, the firmware LLDP agent (ice) and DCBX mode (bnxt), global pause off,
+    DSCP to priority (DCB APP table, which also switches mlx5 to DSCP trust; C(qos/trust) where
+    a driver has it), on bnxt the RoCE UDP port 4791 APP entry, ETS (CNP class strict, RoCE and
+    default weighted; compact TCs on NICs with fewer than 8), PFC on the plan's priorities only
+    (on mlx5 with the cable length its headroom is sized for), CNP DSCP and priority, ECN on the
+    lossless priorities, the default RoCE ToS of RDMA-CM (configfs) and the OFED global
+    C(traffic_class), IRQ affinity to NIC-local CPUs, channels, the /31 address and per-NIC
+    policy routing - written into the host's network manager (systemd-networkd,
+    NetworkManager, ifupdown) where one runs, so it keeps them.
+  - Stacks (M(roce.fabric.nic_facts) reports them) are recognised by markers that exist only
+    there - inbox mlx5, MLNX_OFED/DOCA mlx5 (C(ecn/) sysfs or C(tc/1/traffic_class)), Broadcom's
+    bnxt (C(bnxt_re) configfs) and upstream bnxt, ice, no DCB. What a stack cannot take from the
+    host (inbox mlx5 ECN, upstream bnxt CNP) is reported with what to do instead.
+  - Every change is read back; a setting counts as applied only when the read-back gives the
+    planned value, else the task fails naming interface, setting, planned and read values
+    (C(dcb app replace) exits 0 even when the kernel refused the entries).
   - A setting the NIC cannot take (a veth has no DCB and no pause) is reported per setting with
     the reason, and fails the task only when listed in O(required_settings).
   - Commands are argv lists; nothing is passed through a shell.
@@ -56,6 +63,14 @@ options:
         description: Priorities with PFC; every other priority gets PFC off.
         type: list
         elements: int
+      cable_m:
+        description: Cable length to the leaf; mlx5 sizes the PFC headroom for it (its default is 7 m).
+        type: float
+      ets:
+        description:
+          - "ETS of the host's egress: V({roce_priority: 3, cnp_priority: 6, roce_bw: 50,
+            default_bw: 50}); the CNP class strict."
+        type: dict
       cnp_dscp:
         description: DSCP of the CNPs this NIC sends as notification point.
         type: int
@@ -94,6 +109,14 @@ options:
     type: list
     elements: str
     default: [mtu, address, policy_rule, policy_route]
+  network_manager:
+    description:
+      - Where the /31, rule and route are kept across reboots - V(auto) detects a running
+        systemd-networkd or NetworkManager, else ifupdown's C(/etc/network/interfaces); V(none)
+        leaves it to the boot-time re-apply unit.
+    type: str
+    choices: [auto, networkd, networkmanager, ifupdown, none]
+    default: auto
 extends_documentation_fragment:
   - roce.fabric.setting_changes
 attributes:
@@ -111,6 +134,8 @@ EXAMPLES = r"""
         mtu_bytes: 9000
         dscp_prio: {26: 3, 48: 6}
         pfc_priorities: [3]
+        cable_m: 3
+        ets: {roce_priority: 3, cnp_priority: 6, roce_bw: 50, default_bw: 50}
         cnp_dscp: 48
         cnp_priority: 6
         ecn_priorities: [3]
@@ -131,11 +156,19 @@ unsupported:
   returned: always
   type: list
   elements: dict
+network_manager:
+  description: The network manager the addresses and routes were written into (or none).
+  returned: always
+  type: str
 """
+
+import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import nic, nic_host
+from ansible_collections.roce.fabric.plugins.module_utils.host import live, netmgr
+from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
+    change, setting_diffs)
 
 
 def main():
@@ -147,6 +180,8 @@ def main():
                 dscp_prio=dict(type="dict"),
                 pause_off=dict(type="bool", default=True),
                 pfc_priorities=dict(type="list", elements="int"),
+                cable_m=dict(type="float"),
+                ets=dict(type="dict"),
                 cnp_dscp=dict(type="int"),
                 cnp_priority=dict(type="int"),
                 ecn_priorities=dict(type="list", elements="int"),
@@ -159,6 +194,9 @@ def main():
             )),
             required_settings=dict(type="list", elements="str",
                                    default=["mtu", "address", "policy_rule", "policy_route"]),
+            network_manager=dict(type="str", default="auto",
+                                 choices=["auto", "networkd", "networkmanager", "ifupdown",
+                                          "none"]),
         ),
         supports_check_mode=True,
     )
@@ -166,34 +204,86 @@ def main():
     def run(argv):
         return module.run_command(argv)
 
+    wants = module.params["interfaces"]
+    manager = module.params["network_manager"]
+    if manager == "auto":
+        names = netmgr.running_processes()
+        manager = netmgr.detect(os.path.exists, lambda name: name[:15] in names)
     # Decide everything first: a required setting the NIC cannot take fails the host before
     # anything is written.
     plans = []
-    for want in module.params["interfaces"]:
-        name = want["name"]
-        have = nic_host.gather(name, run, nic_host.read_file, nic_host.list_dir)
+    for want in wants:
+        have = live.gather(want["name"], run, live.read_file, live.list_dir)
         if have is None:
             module.fail_json(msg="interface %s from the plan does not exist on this host (%s)"
-                             % (name, ", ".join(sorted(nic_host.list_dir("/sys/class/net") or []))))
-        todo = nic_host.plan_interface(want, have, run)
-        plans.extend(todo)
+                             % (want["name"], ", ".join(sorted(live.list_dir("/sys/class/net")
+                                                               or []))))
+        plans.extend(live.plan_interface(want, have, run))
+    plans = _manager_files(manager, wants) + plans
     changes = [i for i in plans if not i["unsupported"]]
     unsupported = [i for i in plans if i["unsupported"]]
     blocking = [u for u in unsupported if u["setting"] in module.params["required_settings"]]
     if blocking:
         module.fail_json(msg="required settings unsupported, nothing changed: %s" % "; ".join(
             "%s %s (%s)" % (u["interface"], u["setting"], u["unsupported"]) for u in blocking),
-            changes=[], unsupported=unsupported)
-    diffs = nic.setting_diffs(changes, "interface")
-    for item in [] if module.check_mode else changes:
-        error = nic_host.apply(item, run)
-        if error:
-            module.fail_json(msg="%s %s: %s" % (item["interface"], item["setting"], error),
-                             changes=changes, unsupported=unsupported)
-    result = dict(changed=bool(changes), changes=changes, unsupported=unsupported)
+            changes=[], unsupported=unsupported, network_manager=manager)
+    diffs = setting_diffs(changes, "interface")
+    if changes and not module.check_mode:
+        for item in changes:
+            error = live.apply(item, run) if item["setting"] != "network_config" else \
+                _write_file(item)
+            if error:
+                module.fail_json(msg="%s %s: %s" % (item["interface"], item["setting"], error),
+                                 changes=changes, unsupported=unsupported,
+                                 network_manager=manager)
+        if any(i["setting"] == "network_config" for i in changes):
+            for argv in netmgr.reload_commands(manager, [w["name"] for w in wants]):
+                rc, out, err = run(argv)
+                if rc != 0:
+                    module.fail_json(msg="%s failed: %s" % (" ".join(argv), (err or out).strip()),
+                                     changes=changes, network_manager=manager)
+        refused = live.read_back(wants, run, live.read_file, live.list_dir)
+        if refused:
+            module.fail_json(msg="settings not applied (the read-back differs from the plan): "
+                             "%s" % "; ".join(refused), changes=changes,
+                             unsupported=unsupported, network_manager=manager)
+    result = dict(changed=bool(changes), changes=changes, unsupported=unsupported,
+                  network_manager=manager)
     if module._diff and diffs:
         result["diff"] = diffs
     module.exit_json(**result)
+
+
+def _manager_files(manager, wants):
+    """The network manager's files of every interface with an address, as changes."""
+    out = []
+    for want in wants:
+        if not (want.get("address") and want.get("gateway") and
+                want.get("route_table") is not None):
+            continue
+        nic = dict(want, mtu_bytes=want.get("mtu_bytes") or 9000)
+        for path, text in sorted(netmgr.files(manager, nic).items()):
+            current = live.read_file(path)
+            if current != text:
+                item = change("network_config", path if current is not None else None, path,
+                              None)
+                item.update(interface=want["name"], write={"path": path, "value": text,
+                                                           "mkdir": None})
+                out.append(item)
+    return out
+
+
+def _write_file(item):
+    path = item["write"]["path"]
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".tmp", "w") as handle:
+            handle.write(item["write"]["value"])
+        os.chmod(path + ".tmp", 0o600 if path.endswith(".nmconnection") else 0o644)
+        os.replace(path + ".tmp", path)
+    except (IOError, OSError) as exc:
+        return "writing %s failed: %s" % (path, exc)
+    return None
 
 
 if __name__ == "__main__":

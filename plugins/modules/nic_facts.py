@@ -15,10 +15,13 @@ version_added: 0.1.0
 author:
   - roce.fabric contributors (@roce-fabric)
 description:
-  - Per interface, through sysfs, C(ethtool) and iproute2 C(dcb) only, reports the driver and
-    driver stack (V(mlx5-ofed) when the OFED C(qos/trust) sysfs exists, V(mlx5-inbox), V(bnxt_en),
-    V(ice), or V(no-dcb)), the RDMA device, PCI address, NUMA node and NIC-local CPU count,
-    channels (maximum and current), global pause, the DCB DSCP to priority table and the MTU.
+  - Per interface, through sysfs, C(ethtool) and iproute2 C(dcb) only, reports the driver, its
+    version and firmware, and the driver stack - V(mlx5-ofed) (MLNX_OFED/DOCA, recognised by its
+    C(ecn/) sysfs or C(tc/1/traffic_class)), V(mlx5-inbox), V(bnxt-broadcom) (Broadcom's
+    driver, C(bnxt_re) configfs), V(bnxt-upstream), V(ice) or V(no-dcb) - the RDMA device, PCI
+    and MAC address, NUMA node and NIC-local CPU count, channels (maximum and current), global
+    pause, the DCB APP table (DSCP map, UDP port entries), ETS, PFC with its delay, the DCBX
+    mode, ice's private flags and the MTU.
   - What the NIC cannot report (a veth has no DCB and no pause) is returned as V(null).
 options:
   interfaces:
@@ -72,7 +75,7 @@ ansible_facts:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import nic_host
+from ansible_collections.roce.fabric.plugins.module_utils.host import live
 
 
 def main():
@@ -81,17 +84,17 @@ def main():
         counters_priorities=dict(type="list", elements="int", default=[])),
         supports_check_mode=True)
     names = module.params["interfaces"] or sorted(
-        n for n in (nic_host.list_dir("/sys/class/net") or []) if n != "lo")
+        n for n in (live.list_dir("/sys/class/net") or []) if n != "lo")
     facts = {}
     for name in names:
-        found = nic_host.gather(name, module.run_command, nic_host.read_file,
-                                nic_host.list_dir)
+        found = live.gather(name, module.run_command, live.read_file,
+                            live.list_dir)
         if found is None:
             module.fail_json(msg="interface %s does not exist on this host" % name)
         if module.params["counters_priorities"]:
-            found["counters"] = nic_host.counters(name, module.params["counters_priorities"],
-                                                  found["rdma_device"], module.run_command,
-                                                  nic_host.read_file, nic_host.list_dir)
+            found["counters"] = live.counters(name, module.params["counters_priorities"],
+                                              found["rdma_device"], module.run_command,
+                                              live.read_file, live.list_dir)
         facts[name] = found
     module.exit_json(changed=False, ansible_facts={"roce_nics": facts})
 

@@ -60,7 +60,8 @@ changes:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import netdev, nic
+from ansible_collections.roce.fabric.plugins.module_utils import netdev
+from ansible_collections.roce.fabric.plugins.module_utils.host.changes import setting_diffs
 
 
 def main():
@@ -79,7 +80,7 @@ def main():
     if missing:
         module.fail_json(msg="ports of the plan missing on this switch, nothing changed: %s"
                          % ", ".join(missing), changes=[])
-    diffs = nic.setting_diffs(changes, "netdev")
+    diffs = setting_diffs(changes, "netdev")
     for item in [] if module.check_mode else changes:
         rc, out, err = module.run_command(item["argv"])
         if rc != 0:

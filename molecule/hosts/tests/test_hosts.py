@@ -38,12 +38,50 @@ def test_nccl_conf(host):
     assert conf.contains("# NCCL_IB_HCA not set: no RDMA device behind rdma0")
 
 
-def test_reapply_units_and_udev_rule(host):
+def test_reapply_units_enabled_and_udev_rule(host):
     unit = host.file("/etc/systemd/system/roce-nic-rdma3.service")
     assert unit.contains("^ExecStart=/etc/roce-fabric/tools/bin/roce-check --apply rdma3$")
     assert unit.contains("BindsTo=sys-subsystem-net-devices-rdma3.device")
-    # The lab keeps the rule in a per-namespace directory (nic_udev_rules_dir).
-    assert host.file("/etc/roce-fabric/rules.d/90-roce-nic.rules").contains('KERNEL=="rdma7"')
+    assert unit.contains("^After=.*rdma-hw.target")
+    # enabled: the wants link systemctl enable makes
+    wants = host.file("/etc/systemd/system/multi-user.target.wants/roce-nic-rdma3.service")
+    assert wants.is_symlink and wants.linked_to == "/etc/systemd/system/roce-nic-rdma3.service"
+    # The lab keeps the rule in a per-namespace directory (nic_udev_rules_dir); the final name.
+    rules = host.file("/etc/roce-fabric/rules.d/90-roce-nic.rules")
+    assert rules.contains('NAME=="rdma7"') and not rules.contains('KERNEL=="rdma7"')
+    assert rules.contains('SUBSYSTEM=="infiniband"')
+
+
+def test_an_interface_created_again_gets_everything_back(host):
+    """What a driver reload or firmware reset does to a NIC: the interface goes and comes back
+    with nothing set. The unit's command (what the udev rule starts) re-applies all of it."""
+    unit = host.file("/etc/systemd/system/roce-nic-rdma4.service").content_string
+    command = [ln.split("=", 1)[1] for ln in unit.splitlines() if ln.startswith("ExecStart=")][0]
+    before = (host.check_output("ip -4 -br addr show dev rdma4"),
+              host.check_output("ip rule show | grep 'lookup 104'"),
+              host.check_output("ip route show table 104"))
+    host.run_expect([0], "ip link del rdma4")
+    host.run_expect([0], "ip link add rdma4 numtxqueues 4 numrxqueues 4 type veth peer name "
+                    "rdma4p numtxqueues 4 numrxqueues 4")
+    host.run_expect([0], "ip link set rdma4 up && ip link set rdma4p up")
+    assert host.file("/sys/class/net/rdma4/mtu").content_string.strip() == "1500"
+    result = host.run(command)
+    assert result.rc == 0, result.stdout + result.stderr
+    assert host.file("/sys/class/net/rdma4/mtu").content_string.strip() == "9000"
+    after = (host.check_output("ip -4 -br addr show dev rdma4"),
+             host.check_output("ip rule show | grep 'lookup 104'"),
+             host.check_output("ip route show table 104"))
+    assert after == before
+    assert host.run("/etc/roce-fabric/tools/bin/roce-check rdma4").rc == 0
+
+
+def test_nccl_env_file_for_containers(host):
+    env = host.file("/etc/roce-fabric/nccl.env")
+    assert env.contains("^NCCL_IB_TC=106$") and env.contains("--env-file")
+    conf = host.file("/etc/roce-fabric/nccl.conf")
+    keys = [ln for ln in env.content_string.splitlines() if ln and not ln.startswith("#")]
+    assert keys == [ln for ln in conf.content_string.splitlines()
+                    if ln and not ln.startswith("#")]
 
 
 def test_the_units_command_restores_drifted_settings(host):

@@ -69,9 +69,10 @@ SECTIONS = {"input schema": ("plugins/module_utils/inputs/schema.py", input_tabl
             "name grammar": ("plugins/module_utils/inputs/names.py", grammar_table)}
 
 
-def update(text):
-    """``text`` with every generated section replaced by its current content."""
-    for name, (source, make) in SECTIONS.items():
+def update(text, sections=None):
+    """``text`` with every generated section (``sections``: name -> (source, make); default
+    the schema's) replaced by its current content."""
+    for name, (source, make) in (sections or SECTIONS).items():
         begin, end = BEGIN % (name, source), END % name
         head, found, rest = text.partition(begin)
         if not found:

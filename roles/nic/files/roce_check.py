@@ -4,8 +4,12 @@ Reads the plan the nic role installed (<tools>/etc/host.json) and the same decis
 roce.fabric.nic module uses; prints one line per setting: ok, DIFFERS (with live and planned
 values) or unsupported (with the reason). Exit 0 when nothing differs, 1 otherwise.
 
-``roce-check --apply [IF ...]`` also carries the changes out: the nic role's boot-time units run
-it, so a reboot, driver reload or firmware reset gets exactly the settings the module applied.
+``roce-check --apply [IF ...]`` also carries the changes out, in the driver stack's vendor order,
+and reads every setting back: the nic role's boot-time units run it, so a reboot, driver reload
+or firmware reset gets exactly the settings the module applied, and a setting that did not take
+(or a required one the NIC cannot take) makes it exit 1 - a failed unit in systemctl --failed.
+With <tools>/etc/nccl.json (the host role) it also rewrites /etc/nccl.conf and the NCCL
+environment file from the live RDMA device names.
 """
 import argparse
 import json
@@ -16,11 +20,12 @@ import sys
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(HERE, "lib"))
 
-from ansible_collections.roce.fabric.plugins.module_utils import nic_host  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.host import live, nccl  # noqa: E402
 
-SETTINGS = ("mtu", "dscp_prio", "pfc", "global_pause", "trust", "cnp", "ecn", "roce_tos",
-            "traffic_class", "irq_affinity", "channels", "address", "policy_rule",
-            "policy_route")
+SETTINGS = ("mtu", "fw_lldp_agent", "dcbx", "global_pause", "trust", "dscp_prio",
+            "roce_port_prio", "ets", "pfc", "cnp", "ecn", "roce_tos", "traffic_class",
+            "irq_affinity", "channels", "address", "policy_rule", "policy_route")
+REQUIRED = ("mtu", "address", "policy_rule", "policy_route")
 ROW = "%-10s %-14s %-12s %s"
 
 
@@ -34,30 +39,58 @@ def run(argv):
 
 def check(want, apply_changes):
     """Print one interface's rows; return how many settings differ (after --apply: failed)."""
-    have = nic_host.gather(want["name"], run, nic_host.read_file, nic_host.list_dir)
+    have = live.gather(want["name"], run, live.read_file, live.list_dir)
     if have is None:
         print(ROW % (want["name"], "present", "DIFFERS", "interface missing on this host"))
         return 1
-    todo = {}
-    for item in nic_host.plan_interface(want, have, run):
-        todo.setdefault(item["setting"], []).append(item)
-    bad = 0
+    todo = live.plan_interface(want, have, run)
+    by_setting = {}
+    for item in todo:
+        by_setting.setdefault(item["setting"], []).append(item)
+    bad = sum(1 for i in todo if i["unsupported"] and i["setting"] in REQUIRED)
+    errors = {}
+    if apply_changes:
+        for item in todo:                  # the stack's vendor order
+            if not item["unsupported"]:
+                error = live.apply(item, run)
+                if error:
+                    errors.setdefault(item["setting"], []).append(error)
+        refused = dict((line.split()[1].rstrip(":"), line) for line in
+                       live.read_back([want], run, live.read_file, live.list_dir))
     for setting in SETTINGS:
-        items = todo.get(setting)
+        items = by_setting.get(setting)
         if not items:
             print(ROW % (want["name"], setting, "ok", ""))
         elif items[0]["unsupported"]:
             print(ROW % (want["name"], setting, "unsupported", items[0]["unsupported"]))
         elif apply_changes:
-            errors = [e for e in (nic_host.apply(i, run) for i in items) if e]
-            bad += bool(errors)
-            print(ROW % (want["name"], setting, "FAILED" if errors else "applied",
-                         "; ".join(errors) or "now %s" % (items[0]["desired"],)))
+            failed = errors.get(setting) or ([refused[setting]] if setting in refused else [])
+            bad += bool(failed)
+            print(ROW % (want["name"], setting, "FAILED" if failed else "applied",
+                         "; ".join(failed) or "now %s" % (items[0]["desired"],)))
         else:
             bad += 1
             print(ROW % (want["name"], setting, "DIFFERS", "live %s, plan %s"
                          % (items[0]["current"], items[0]["desired"])))
     return bad
+
+
+def rewrite_nccl(path):
+    """/etc/nccl.conf and the environment file from the live RDMA devices (names the kernel
+    numbers can change across boots)."""
+    with open(path) as handle:
+        spec = json.load(handle)
+    facts = dict((n["name"], live.gather(n["name"], run, live.read_file, live.list_dir) or {})
+                 for n in spec["plan"]["nics"])
+    for key, render in (("conf", nccl.conf_text), ("env", nccl.env_text)):
+        text = render(spec["plan"], facts)
+        target = spec[key]
+        old = live.read_file(target)
+        if old != text:
+            with open(target + ".tmp", "w") as handle:
+                handle.write(text)
+            os.replace(target + ".tmp", target)
+            print(ROW % ("nccl", key, "applied", target))
 
 
 def main(argv=None):
@@ -75,6 +108,9 @@ def main(argv=None):
         return 2
     print(ROW % ("interface", "setting", "status", "detail"))
     bad = sum(check(want, args.apply) for want in wanted)
+    nccl_spec = os.path.join(HERE, "etc", "nccl.json")
+    if args.apply and os.path.exists(nccl_spec):
+        rewrite_nccl(nccl_spec)
     return 1 if bad else 0
 
 

@@ -1,0 +1,164 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What the standard host tools print, parsed: ethtool (ethtool 6.1 printers), iproute2's dcb
+(dcb/dcb_*.c of iproute2 6.1: text printers for pfc, ets and dcbx, JSON for app) and the sysfs /
+configfs / debugfs number formats. Pure functions over text; tests feed recorded output.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+
+def parse_ethtool_channels(text):
+    """`ethtool -l IF` -> {"max": {rx, tx, other, combined}, "current": {...}}; n/a -> None."""
+    out = {"max": {}, "current": {}}
+    section = None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("Pre-set maximums"):
+            section = "max"
+        elif line.startswith("Current hardware settings"):
+            section = "current"
+        elif section and ":" in line:
+            key, value = [x.strip() for x in line.split(":", 1)]
+            out[section][key.lower()] = int(value) if value.isdigit() else None
+    return out
+
+
+def parse_ethtool_pause(text):
+    """`ethtool -a IF` -> {"autoneg", "rx", "tx"} booleans, or None when not supported."""
+    if "not supported" in text.lower():
+        return None
+    out = {}
+    for line in text.splitlines():
+        if ":" not in line:
+            continue
+        key, value = [x.strip().lower() for x in line.split(":", 1)]
+        if key in ("autonegotiate", "rx", "tx"):
+            out["autoneg" if key == "autonegotiate" else key] = value == "on"
+    return out or None
+
+
+def parse_ethtool_driver(text):
+    """`ethtool -i IF` -> {"driver", "version", "firmware", "bus_info"}."""
+    fields = {}
+    for line in text.splitlines():
+        if ":" in line:
+            key, value = line.split(":", 1)
+            fields[key.strip()] = value.strip()
+    return {"driver": fields.get("driver") or None, "version": fields.get("version") or None,
+            "firmware": fields.get("firmware-version") or None,
+            "bus_info": fields.get("bus-info") or None}
+
+
+def parse_ethtool_priv_flags(text):
+    """`ethtool --show-priv-flags IF` ("fw-lldp-agent   : off") -> {flag: bool}; {} if none."""
+    out = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and value.strip() in ("on", "off"):
+            out[key.strip()] = value.strip() == "on"
+    return out
+
+
+def parse_ethtool_stats(text):
+    """`ethtool -S IF` -> {name: int}."""
+    out = {}
+    for line in text.splitlines():
+        key, sep, value = line.strip().partition(":")
+        if sep and value.strip().isdigit():
+            out[key.strip()] = int(value)
+    return out
+
+
+def _unsupported(text):
+    return "not supported" in text.lower() or "operation not supported" in text.lower()
+
+
+def parse_dcb_app(text):
+    """`dcb -j app show dev IF` -> {"dscp_prio": {dscp: prio}, "dgram_port_prio": {port:
+    prio}}; None when DCB is not supported. dcb_app.c prints each table as an array of
+    [key, prio] pairs, and {} for an empty APP table."""
+    if _unsupported(text):
+        return None
+    data = json.loads(text) if text.strip() else {}
+    return dict((table, dict((int(k), int(p)) for k, p in data.get(table, [])))
+                for table in ("dscp_prio", "dgram_port_prio"))
+
+
+def _maps(text):
+    """'key 0:a 1:b ...' runs of a dcb text printer -> {key: {index: value}}."""
+    out, current = {}, None
+    for token in text.split():
+        index, sep, value = token.partition(":")
+        if sep and index.isdigit():
+            if current is not None:
+                out[current][int(index)] = int(value) if value.isdigit() else value
+        else:
+            current = token
+            out.setdefault(current, {})
+    return out
+
+
+def parse_dcb_pfc(text):
+    """`dcb pfc show dev IF` (dcb_pfc.c text: "pfc-cap 8 macsec-bypass off delay 7" /
+    "prio-pfc 0:off ... 3:on ...") -> {"pfc_cap", "delay", "enabled": [prio]}; None without DCB.
+    On mlx5 ``delay`` is the cable length in metres its headroom is sized for."""
+    if _unsupported(text) or "prio-pfc" not in text:
+        return None
+    tokens = text.split()
+    out = {"pfc_cap": None, "delay": None, "enabled": []}
+    for key, value in zip(tokens, tokens[1:]):
+        if key in ("pfc-cap", "delay") and value.isdigit():
+            out[key.replace("-", "_")] = int(value)
+    out["enabled"] = sorted(p for p, state in _maps(text).get("prio-pfc", {}).items()
+                            if state == "on")
+    return out
+
+
+def parse_dcb_ets(text):
+    """`dcb ets show dev IF` (dcb_ets.c text: "willing off ets-cap 8 cbs off" / "tc-bw 0:50 ..."
+    / "tc-tsa 0:ets ... 6:strict" / "prio-tc 0:0 ...") -> {"tc_bw", "tc_tsa", "prio_tc"} as
+    {index: value}; None without DCB."""
+    if _unsupported(text) or "tc-tsa" not in text:
+        return None
+    maps = _maps(text)
+    tokens = text.split()
+    cap = [int(v) for k, v in zip(tokens, tokens[1:]) if k == "ets-cap" and v.isdigit()]
+    return {"ets_cap": cap[0] if cap else None, "tc_bw": maps.get("tc-bw", {}),
+            "tc_tsa": maps.get("tc-tsa", {}), "prio_tc": maps.get("prio-tc", {})}
+
+
+def parse_dcb_dcbx(text):
+    """`dcb dcbx show dev IF` (dcb_dcbx.c: the set flags, "host ieee" or "lld-managed ieee") ->
+    set of flags; None when the device has no DCBX attribute."""
+    if _unsupported(text):
+        return None
+    flags = set(text.split())
+    return flags if flags <= {"host", "lld-managed", "cee", "ieee", "static"} and flags else None
+
+
+def parse_int(text):
+    """A sysfs/configfs/debugfs number: decimal ("48"), hex ("0x30", bnxt_re configfs prints
+    %#x) or "Global tclass=106" (MLNX_OFED tc/1/traffic_class). None when empty or absent."""
+    if text is None:
+        return None
+    value = text.strip().rpartition("=")[2].strip()
+    try:
+        return int(value, 0)
+    except ValueError:
+        return None
+
+
+def parse_cpulist(cpulist):
+    """'0-3,8' -> [0, 1, 2, 3, 8] (sysfs cpulist / smp_affinity_list format)."""
+    cpus = []
+    for part in (cpulist or "").strip().split(","):
+        if part:
+            lo, _sep, hi = part.partition("-")
+            cpus.extend(range(int(lo), int(hi or lo) + 1))
+    return cpus

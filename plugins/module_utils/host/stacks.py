@@ -1,0 +1,146 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The NIC driver stacks, as data: how each is recognised, the order its vendor applies settings
+in, and for every setting how it is set, whether it persists and what needs firmware
+(host-nic.md §0-§1.6, host-audit.md). docs/hosts.md's per-stack table is generated from here.
+
+Markers are what exists on that stack and nowhere else:
+
+* MLNX_OFED / DOCA mlx5 creates ``/sys/class/net/IF/ecn/`` and ``/sys/class/infiniband/DEV/tc/1/
+  traffic_class`` (its en_sysfs.c and ib tc sysfs); the inbox driver has neither. (OFED does not
+  create ``qos/trust``: the marker an earlier version used, host-audit.md #2.)
+* Broadcom's bnxt_re registers the configfs subsystem ``/sys/kernel/config/bnxt_re``; upstream
+  bnxt_re has no configfs at all (host-audit.md #3).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+OFED_MARKERS = ("/sys/class/net/{net}/ecn", "/sys/class/infiniband/{rdma}/tc/1/traffic_class")
+BNXT_CONFIGFS = "/sys/kernel/config/bnxt_re"
+
+# The order each vendor's own tooling applies settings in; what a stack lacks is simply absent.
+# mlx5: mlnx_qos / NVIDIA's nic-configuration-operator (trust and DSCP map, ETS, PFC with the
+# cable length, then the RDMA side); bnxt: bnxt_setupcc.sh (pause off, ETS before PFC - the
+# driver refuses PFC until ETS is set -, APP entries incl. UDP 4791, then bnxt_re configfs);
+# ice: the E810 DCB guide (firmware LLDP agent off first, then DCB).
+_NETDEV = ["mtu", "fw_lldp_agent", "dcbx", "global_pause"]
+_RDMA = ["cnp", "ecn", "roce_tos", "traffic_class"]
+_TAIL = ["irq_affinity", "channels", "address", "policy_rule", "policy_route"]
+ORDER = {
+    "mlx5-inbox": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
+    "mlx5-ofed": _NETDEV + ["trust", "dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
+    "bnxt-broadcom": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio", "cc_group"] +
+    _RDMA + _TAIL,
+    "bnxt-upstream": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio"] + _RDMA + _TAIL,
+    "ice": _NETDEV + ["ets", "pfc", "dscp_prio"] + _RDMA + _TAIL,
+    "no-dcb": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
+}
+
+NAMES = {
+    "mlx5-inbox": "NVIDIA ConnectX, inbox mlx5_core + mlx5_ib",
+    "mlx5-ofed": "NVIDIA ConnectX, MLNX_OFED / DOCA-OFED",
+    "bnxt-broadcom": "Broadcom Thor/Thor2, Broadcom's bnxt_en + bnxt_re",
+    "bnxt-upstream": "Broadcom Thor/Thor2, upstream bnxt_en + bnxt_re",
+    "ice": "Intel E810, ice + irdma",
+    "no-dcb": "any netdev without DCB (veth, virtio)",
+}
+
+# (setting, how it is set, persists?, firmware / prerequisite) per stack, for the docs table.
+_DCB = "DCBNL (`dcb`), runtime"
+TABLE = {
+    "mlx5-inbox": [
+        ("trust DSCP + DSCP map", "`dcb app replace dscp-prio 26:3 48:6` (trust follows the first "
+         "DSCP APP entry)", _DCB, ""),
+        ("ETS", "`dcb ets set prio-tc ... tc-tsa ... tc-bw ...`", _DCB, ""),
+        ("PFC + headroom", "`dcb pfc set prio-pfc all:off 3:on delay <cable m>` (mlx5 sizes its "
+         "buffers for that cable)", _DCB, "written only when it differs: it bounces the link"),
+        ("CNP DSCP / priority", "debugfs `mlx5/<bdf>/cc_params/np_cnp_{dscp,prio}`", "runtime",
+         "debugfs mounted, no kernel lockdown; else nvconfig CNP_DSCP_P1 / CNP_802P_PRIO_P1"),
+        ("ECN per priority", "not settable from the host", "nvconfig persists",
+         "`mlxconfig set ROCE_CC_PRIO_MASK_P1=255` + reset"),
+        ("RDMA-CM ToS", "configfs `rdma_cm/<dev>/ports/1/default_roce_tos` (group made first)",
+         "runtime", "rdma_cm loaded, configfs mounted"),
+    ],
+    "mlx5-ofed": [
+        ("trust DSCP + DSCP map", "`qos/trust` when present, else as inbox; `dcb app replace`",
+         _DCB, ""),
+        ("ETS, PFC + headroom", "as inbox (`dcb ets`, `dcb pfc ... delay <cable m>`)", _DCB, ""),
+        ("ECN per priority", "`ecn/roce_{rp,np}/enable/<prio>` = 1", "runtime", ""),
+        ("CNP DSCP / priority", "`ecn/roce_np/{cnp_dscp,cnp_802p_prio}`", "runtime", ""),
+        ("ToS of every QP", "`/sys/class/infiniband/<dev>/tc/1/traffic_class` = 106 (also "
+         "NCCL's, whatever NCCL_IB_TC says)", "runtime", ""),
+        ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
+    ],
+    "bnxt-broadcom": [
+        ("host DCBX", "`dcb dcbx show` must say `host`", "NVM", "firmware LLDP agent off "
+         "(niccli / bnxtnvm NVM option) or every DCBNL set fails"),
+        ("ETS then PFC", "`dcb ets set` first (the driver refuses PFC before ETS), then `dcb pfc "
+         "set`; compact TCs when the NIC has fewer than 8", _DCB, ""),
+        ("DSCP map + RoCE port", "`dcb app replace dscp-prio ... dgram-port-prio 4791:3` "
+         "(bnxt_re takes its priority mask from the UDP 4791 entry)", _DCB, ""),
+        ("CNP, ECN", "configfs `bnxt_re/<dev>` (mkdir first) `ports/1/cc/{cnp_dscp,cnp_prio,"
+         "ecn_enable}` + `apply`", "runtime", "service-profile firmware rejects `cnp_prio`: the "
+         "read-back names it"),
+        ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
+    ],
+    "bnxt-upstream": [
+        ("host DCBX, ETS then PFC, DSCP map + RoCE port", "as Broadcom's driver", _DCB,
+         "firmware LLDP agent off"),
+        ("CNP, ECN", "not settable: upstream bnxt_re has no configfs", "NVM", "Broadcom's "
+         "driver, or the NVM defaults (niccli)"),
+    ],
+    "ice": [
+        ("firmware LLDP agent off", "`ethtool --set-priv-flags <if> fw-lldp-agent off`",
+         "runtime", "needed for DSCP (L3) QoS mode"),
+        ("ETS, PFC, DSCP map", "`dcb ets`, `dcb pfc`, `dcb app replace dscp-prio`", _DCB, ""),
+        ("CNP, ECN", "not settable per priority from the host", "-", "irdma module defaults"),
+        ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
+    ],
+}
+COMMON = [
+    ("MTU, global pause, channels, IRQ affinity", "`ip link`, `ethtool -A/-L`, "
+     "`/proc/irq/N/smp_affinity_list`", "runtime", ""),
+    ("/31, policy rule and route", "the host's network manager (networkd, NetworkManager, "
+     "ifupdown) where one runs, and `ip` at once", "persists through the manager", ""),
+]
+
+
+def detect(driver, exists, net, rdma):
+    """The stack of netdev ``net`` (its RDMA device ``rdma`` or None) with ``driver``;
+    ``exists(path)`` says whether a path exists."""
+    if driver == "mlx5_core":
+        ofed = [m.format(net=net, rdma=rdma) for m in OFED_MARKERS if rdma or "{rdma}" not in m]
+        return "mlx5-ofed" if any(exists(p) for p in ofed) else "mlx5-inbox"
+    if driver == "bnxt_en":
+        return "bnxt-broadcom" if exists(BNXT_CONFIGFS) else "bnxt-upstream"
+    if driver == "ice":
+        return "ice"
+    return "no-dcb"
+
+
+def ordered(stack, changes):
+    """``changes`` in the order the stack's vendor applies them (stable within a setting)."""
+    order = ORDER.get(stack, ORDER["no-dcb"])
+    rank = dict((s, i) for i, s in enumerate(order))
+    return sorted(changes, key=lambda c: rank.get(c["setting"], len(order)))
+
+
+def doc_table():
+    """The Markdown per-stack table of docs/hosts.md."""
+    lines = ["| stack | setting | how | persists | needs |", "|---|---|---|---|---|"]
+    for stack in ("mlx5-inbox", "mlx5-ofed", "bnxt-broadcom", "bnxt-upstream", "ice"):
+        for i, (setting, how, persists, needs) in enumerate(TABLE[stack]):
+            lines.append("| %s | %s | %s | %s | %s |" % (
+                "**%s** (%s)" % (stack, NAMES[stack]) if i == 0 else "", setting, how, persists,
+                needs or "-"))
+    for setting, how, persists, needs in COMMON:
+        lines.append("| every stack | %s | %s | %s | %s |" % (setting, how, persists,
+                                                              needs or "-"))
+    return lines
+
+
+DOC_SECTIONS = {"driver stacks": ("plugins/module_utils/host/stacks.py",
+                                  lambda: "\n".join(doc_table()))}
