@@ -14,7 +14,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-
 from ansible_collections.roce.fabric.plugins.module_utils import (
     carve, ecn, errors, headroom, thresholds)
 
@@ -43,9 +42,10 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
 
     ``asic``: catalog.AsicProfile. ``ports``: list of dicts with ``name``, ``speed_gbps``,
     ``cable_m`` and optional ``mtu_bytes`` (default 9216), ``peer_mtu_bytes``, ``lanes``,
-    ``media``, ``headroom_bytes`` (xoff pinned by the inventory). ``settings``: see SETTINGS_KEYS (all optional). With ``strict=False`` a buffer
-    that cannot hold the headroom is reported (``budget_error``, trigger and ECN None) instead
-    of raised, so a fabric-wide check can list it with the other findings.
+    ``media``, ``headroom_bytes`` (xoff pinned by the inventory). ``settings``: see
+    SETTINGS_KEYS (all optional). With ``strict=False`` a buffer that cannot hold the headroom
+    is reported (``budget_error``, trigger and ECN None) instead of raised, so a fabric-wide
+    check can list it with the other findings.
     """
     cfg = dict(errors.mapping("roce_lossless", settings or {}, SETTINGS_KEYS, host))
     model = cfg.get("model", "ieee")

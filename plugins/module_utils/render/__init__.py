@@ -1,13 +1,14 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Render one switch's intent into its files: config, structured intent, device document.
+"""Render the plan's devices into files: per switch its config, structured intent and device
+document, per GPU host its intent, and the fabric report.
 
 Output paths are relative to the output root: configs/<host>.json (SONiC config_db) plus
 configs/<host>.bgpd.conf (FRR, split mode), or configs/<host>.cfg (EOS); structured/<host>.yml;
-docs/<host>.md; anta/<host>.yml (EOS: an ANTA test catalog); for GPU hosts hosts/<host>.yml, hosts/<host>/nccl.conf and sysctl.conf
-(render/host.py); the fabric report under fabric/ (render/report.py). Pure text in, text out:
-the action plugin decides what to write.
+docs/<host>.md; anta/<host>.yml (EOS: an ANTA test catalog); for GPU hosts hosts/<host>.yml,
+hosts/<host>/nccl.conf, nccl.env and sysctl.conf (render/host.py); the fabric report under
+fabric/ (render/report.py). Pure text in, text out: the action plugin decides what to write.
 """
 
 from __future__ import absolute_import, division, print_function
