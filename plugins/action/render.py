@@ -12,7 +12,7 @@ import os
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.roce.fabric.plugins.module_utils import (
-    errors, plan as plan_utils, render)
+    errors, plan as plan_utils, render, verify)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 from ansible_collections.roce.fabric.plugins.module_utils.render import diff as file_diff
 
@@ -55,10 +55,11 @@ class ActionModule(ActionBase):
         try:
             with plan_utils.gc_paused():
                 files = {}
+                leaves = verify.leaf_prefixes(plan) if "anta" in outputs else None
                 for name in switches:
                     files.update(render.render_switch(plan["devices"][name], outputs))
                     if "anta" in outputs:
-                        files.update(render.render_anta(plan["devices"][name], plan))
+                        files.update(render.render_anta(plan["devices"][name], plan, leaves))
                 if "hosts" in outputs:
                     for name in hosts:
                         files.update(render.render_host(plan["devices"][name]))

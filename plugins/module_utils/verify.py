@@ -21,33 +21,43 @@ def _network(address):
     return str(ipaddress.ip_interface(address).network)
 
 
-def expected_routes(device, plan):
+def leaf_prefixes(plan):
+    """{plane: [(leaf, pod, [host prefixes])]}: the leaves expected_routes reads, built once per
+    plan so that rendering a catalog for every switch does not re-scan every device."""
+    out = {}
+    for name, dev in plan["devices"].items():
+        if dev.get("kind") == "host" or dev.get("role") != "leaf":
+            continue
+        prefixes = [_network(p["address"]) for p in dev["ports"]
+                    if p["peer_kind"] == "host" and p["up"] and p.get("address")]
+        out.setdefault(dev.get("plane", 0), []).append((name, dev.get("pod"), prefixes))
+    return out
+
+
+def expected_routes(device, plan, leaves=None):
     """{host prefix: number of next hops} that ``device`` must have, from the plan: a leaf over
     all its uplinks; a spine over its links to a leaf of its pod, or over all its super-spine
     uplinks for another pod; a super-spine over its links to the destination pod's spines.
-    Planes are separate fabrics."""
+    Planes are separate fabrics. ``leaves``: leaf_prefixes(plan), when the caller has it."""
     devices = plan["devices"]
     me = devices[device]
-    uplinks = sum(1 for p in me["ports"] if p["up"] and p["peer_kind"] in ("spine", "superspine"))
-    down_by_pod = {}
-    for p in me["ports"]:
-        if p["up"] and me["role"] == "superspine":
-            pod = devices[p["peer"]].get("pod")
-            down_by_pod[pod] = down_by_pod.get(pod, 0) + 1
+    leaves = leaf_prefixes(plan) if leaves is None else leaves
+    up = [p for p in me["ports"] if p["up"]]
+    uplinks = sum(1 for p in up if p["peer_kind"] in ("spine", "superspine"))
+    links_to = {}       # a spine's links per leaf, a super-spine's per pod
+    for p in up:
+        key = devices[p["peer"]].get("pod") if me["role"] == "superspine" else p["peer"]
+        links_to[key] = links_to.get(key, 0) + 1
     out = {}
-    for name, dev in devices.items():
-        if dev.get("kind") == "host" or name == device or dev.get("role") != "leaf" or \
-                dev.get("plane", 0) != me.get("plane", 0):
+    for name, pod, prefixes in leaves.get(me.get("plane", 0), ()):
+        if name == device:
             continue
-        if me["role"] == "leaf" or (me["role"] == "spine" and dev.get("pod") != me.get("pod")):
+        if me["role"] == "leaf" or (me["role"] == "spine" and pod != me.get("pod")):
             width = uplinks
-        elif me["role"] == "spine":
-            width = sum(1 for p in me["ports"] if p["up"] and p["peer"] == name)
         else:
-            width = down_by_pod.get(dev.get("pod"), 0)
-        for port in dev["ports"]:
-            if port["peer_kind"] == "host" and port["up"] and port.get("address"):
-                out[_network(port["address"])] = width
+            width = links_to.get(name if me["role"] == "spine" else pod, 0)
+        for prefix in prefixes:
+            out[prefix] = width
     return out
 
 

@@ -89,7 +89,7 @@ def gather(name, run, read, listdir):
     if stack == "ice":
         facts["priv_flags"] = parse.parse_ethtool_priv_flags(
             _output(run, ["ethtool", "--show-priv-flags", name]))
-    # the old key, still read by nccl_settings callers and roce-check rows
+    # roce_nics.<nic>.dscp_prio predates dcb_app; kept so playbooks reading it keep working
     facts["dscp_prio"] = (facts["dcb_app"] or {}).get("dscp_prio") \
         if facts["dcb_app"] is not None else None
     facts["rdma"] = rdma_side.gather(name, stack, rdma, driver.get("bus_info"), read, listdir)

@@ -48,9 +48,10 @@ def render_switch(dev, outputs=OUTPUTS):
     return files
 
 
-def render_anta(dev, plan):
+def render_anta(dev, plan, leaves=None):
     """{relative path: text}: the ANTA catalog of an EOS switch (it needs the whole plan for the
-    ECMP width of every remote prefix); nothing for SONiC."""
+    ECMP width of every remote prefix; ``leaves``: verify.leaf_prefixes(plan), built once for
+    many switches); nothing for SONiC."""
     if dev["platform"] != "eos":
         return {}
-    return {"anta/%s.yml" % dev["name"]: anta.catalog_yaml(dev, plan)}
+    return {"anta/%s.yml" % dev["name"]: anta.catalog_yaml(dev, plan, leaves)}

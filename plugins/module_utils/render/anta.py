@@ -21,13 +21,14 @@ from ansible_collections.roce.fabric.plugins.module_utils.render import structur
 VRF = "default"
 
 
-def catalog(dev, plan):
-    """The ANTA catalog of EOS switch ``dev`` as a dict (module -> [{test: inputs}])."""
+def catalog(dev, plan, leaves=None):
+    """The ANTA catalog of EOS switch ``dev`` as a dict (module -> [{test: inputs}]);
+    ``leaves``: verify.leaf_prefixes(plan), built once when rendering many switches."""
     ports = list(dev["ports"])
     up = [p for p in ports if p["up"]]
     mtus = sorted(set(p["mtu_bytes"] for p in ports))
     common_mtu = max(mtus, key=lambda m: sum(1 for p in ports if p["mtu_bytes"] == m))
-    routes = verify.expected_routes(dev["name"], plan)
+    routes = verify.expected_routes(dev["name"], plan, leaves)
     lossless = [p["name"] for p in up if p["lossless"]]
     switch_links = [p for p in up if p["peer_kind"] != "host"]
     out = {
@@ -64,6 +65,6 @@ def catalog(dev, plan):
     return out
 
 
-def catalog_yaml(dev, plan):
+def catalog_yaml(dev, plan, leaves=None):
     lines = ["---", "# roce.fabric ANTA catalog of %s: anta nrfu --catalog <this file>" % dev["name"]]
-    return "\n".join(lines + structured.yaml_lines(catalog(dev, plan))) + "\n"
+    return "\n".join(lines + structured.yaml_lines(catalog(dev, plan, leaves))) + "\n"

@@ -13,6 +13,8 @@ __metaclass__ = type
 import difflib
 import json
 
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
+
 CONTEXT_LINES = 3
 MAX_DIFF_LINES = 400     # above this a file's diff is summarised (a first render, a big change)
 MAX_NAMES = 8            # keys named per table/section in a summary
@@ -98,23 +100,9 @@ def _short(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _sections(text):
-    """{top-level line: its block text} of an EOS config (comments and blank lines dropped)."""
-    out, current = {}, None
-    for line in (text or "").splitlines():
-        if not line.strip() or line.lstrip().startswith("!"):
-            continue
-        if not line.startswith(" "):
-            current = line
-            out[current] = []
-        elif current is not None:
-            out[current].append(line)
-    return out
-
-
 def _section_summary(old, new):
     """Per EOS top-level section: added, removed, changed (by the section's first word)."""
-    before, after = _sections(old), _sections(new)
+    before, after = eos.sections(old), eos.sections(new)
     groups = {}
     for head in set(before) | set(after):
         kind = "added" if head not in before else "removed" if head not in after else \
