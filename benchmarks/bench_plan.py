@@ -26,7 +26,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), ".collections"))
 
-from ansible_collections.roce.fabric.plugins.module_utils import generate, plan, render  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.design import generate
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan  # noqa: E402
 
 SERIES = ["1024:64:8", "8192:64:8", "32768:64:8", "131072:64:8"]
 

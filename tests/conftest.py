@@ -44,7 +44,8 @@ def validator():
             pytest.fail(YANG_MISSING.replace("YANG tests skipped", "required here"))
         pytest.skip(YANG_MISSING)
     if not _VALIDATOR:
-        from ansible_collections.roce.fabric.plugins.module_utils import sonic_yang
+        from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
+            yang as sonic_yang)
         _VALIDATOR.append(sonic_yang.Validator(YANG_DIR))
     return _VALIDATOR[0]
 

@@ -14,8 +14,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, ".collections"))
 
-from ansible_collections.roce.fabric.plugins.module_utils import sonic_yang  # noqa: E402
-from ansible_collections.roce.fabric.plugins.module_utils.render import eos as render_eos  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
+    yang as sonic_yang)  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import (
+    cli as render_eos)  # noqa: E402
 
 
 def main():

@@ -11,8 +11,9 @@ import os
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    errors, plan as plan_utils, render, verify)
+from ansible_collections.roce.fabric.plugins.module_utils import errors, render
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan_utils
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 from ansible_collections.roce.fabric.plugins.module_utils.render import diff as file_diff
 
@@ -55,7 +56,7 @@ class ActionModule(ActionBase):
         try:
             with plan_utils.gc_paused():
                 files = {}
-                leaves = verify.leaf_prefixes(plan) if "anta" in outputs else None
+                leaves = plan_targets.leaf_prefixes(plan) if "anta" in outputs else None
                 for name in switches:
                     files.update(render.render_switch(plan["devices"][name], outputs))
                     if "anta" in outputs:

@@ -9,8 +9,10 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    ecn, errors, headroom, sizing, thresholds)
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
+    ecn, headroom, pause as thresholds)
+from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 PORT_KEYS = ("name", "speed_gbps", "cable_m", "mtu_bytes", "peer_mtu_bytes", "lanes", "media")

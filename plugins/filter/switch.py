@@ -11,24 +11,23 @@ import json
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.roce.fabric.plugins.module_utils import verify
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as deploy_eos
-from ansible_collections.roce.fabric.plugins.module_utils.render import (
-    eos as render_eos, sonic as render_sonic)
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain, eos as deploy_eos
 
 
 def frr_drain(bgpd_conf):
     if not isinstance(bgpd_conf, str):
         raise AnsibleFilterError("roce.fabric.frr_drain: expected bgpd.conf text, got %s"
                                  % type(bgpd_conf).__name__)
-    return render_sonic.frr_drained(bgpd_conf)
+    return drain.frr_drained(bgpd_conf)
 
 
 def eos_drain(config):
     if not isinstance(config, str):
         raise AnsibleFilterError("roce.fabric.eos_drain: expected EOS config text, got %s"
                                  % type(config).__name__)
-    return render_eos.eos_drained(config)
+    return drain.eos_drained(config)
 
 
 def eos_lockout(running, rendered):
@@ -40,7 +39,7 @@ def eos_lockout(running, rendered):
 
 def verify_targets(device, plan):
     try:
-        return verify.targets(device, plan)
+        return plan_targets.targets(device, plan)
     except (KeyError, TypeError) as exc:
         raise AnsibleFilterError("roce.fabric.verify_targets: %s is not a switch of the plan "
                                  "(%s)" % (device, exc))

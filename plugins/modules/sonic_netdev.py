@@ -60,7 +60,7 @@ changes:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import netdev
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev
 from ansible_collections.roce.fabric.plugins.module_utils.host.changes import setting_diffs
 
 

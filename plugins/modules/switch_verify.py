@@ -97,7 +97,7 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils import verify
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 
 
 def main():

@@ -13,8 +13,12 @@ import time
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import netdev, plan, render, verify
-from ansible_collections.roce.fabric.plugins.module_utils.render import sonic as render_sonic
+from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev, verify
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
+    config_db as render_sonic)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # This run's names, subnet and directory (ROCE_LAB_ID: `make` derives it from the checkout's
@@ -121,7 +125,7 @@ def _converged(labmod, p, timeout_s=90):
         for name, dev in p["devices"].items():
             if dev["kind"] == "switch":
                 summary, routes = _state(labmod, name)
-                results[name] = verify.check(verify.targets(name, p), summary, routes)
+                results[name] = verify.check(plan_targets.targets(name, p), summary, routes)
         if all(r["ok"] for r in results.values()) or time.time() > deadline:
             return results
         time.sleep(2)
@@ -139,7 +143,7 @@ def test_three_tier_routes_between_pods_over_every_tier(lab):
     bad = dict((n, r["summary"]) for n, r in results.items() if not r["ok"])
     assert not bad, bad
     devs = p["devices"]
-    far = verify._network(devs["h1"]["nics"][0]["address"])      # behind l1a, in pod1
+    far = plan_targets.network(devs["h1"]["nics"][0]["address"])      # behind l1a, in pod1
     # Worked out from the wiring: a leaf has one link to each of its pod's 2 spines; spine j
     # of a pod has a leaf-facing 800G and one super-spine (group j of size 1), so 2 parallel
     # links at 1:1; a super-spine reaches pod1 through that pod's spine j over those 2 links.
@@ -175,9 +179,9 @@ def test_only_loopbacks_and_host_subnets_are_announced(lab):
     learned = set(r["dst"] for r in routes if r.get("protocol") == "bgp")
     loopbacks = set(d["loopback"].split("/")[0] for n, d in devs.items()
                     if d["kind"] == "switch" and n != "ss0")
-    hosts = set(verify._network(nic["address"]) for d in devs.values() if d["kind"] == "host"
+    hosts = set(plan_targets.network(nic["address"]) for d in devs.values() if d["kind"] == "host"
                 for nic in d["nics"])
-    fabric = set(verify._network(port["address"]) for d in devs.values()
+    fabric = set(plan_targets.network(port["address"]) for d in devs.values()
                  if d["kind"] == "switch" for port in d["ports"]
                  if port["peer_kind"] != "host" and port.get("address"))
     neighbours = set(devs[port["peer"]]["loopback"].split("/")[0]

@@ -15,7 +15,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils.render import anta, eos, sonic
+from ansible_collections.roce.fabric.plugins.module_utils.render import anta
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import config_db as sonic
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import frr
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import device_doc
 from ansible_collections.roce.fabric.plugins.module_utils.render.host import (  # noqa: F401
     render_host)
@@ -42,7 +45,7 @@ def render_switch(dev, outputs=OUTPUTS):
         return files
     if dev["platform"] == "sonic":
         files["configs/%s.json" % name] = config_db_json(sonic.config_db(dev))
-        files["configs/%s.bgpd.conf" % name] = sonic.frr_bgpd(dev)
+        files["configs/%s.bgpd.conf" % name] = frr.frr_bgpd(dev)
     else:
         files["configs/%s.cfg" % name] = eos.eos_config(dev)
     return files
@@ -50,7 +53,7 @@ def render_switch(dev, outputs=OUTPUTS):
 
 def render_anta(dev, plan, leaves=None):
     """{relative path: text}: the ANTA catalog of an EOS switch (it needs the whole plan for the
-    ECMP width of every remote prefix; ``leaves``: verify.leaf_prefixes(plan), built once for
+    ECMP width of every remote prefix; ``leaves``: targets.leaf_prefixes(plan), built once for
     many switches); nothing for SONiC."""
     if dev["platform"] != "eos":
         return {}

@@ -15,7 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import verify
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.render import structured
 
 VRF = "default"
@@ -23,12 +23,12 @@ VRF = "default"
 
 def catalog(dev, plan, leaves=None):
     """The ANTA catalog of EOS switch ``dev`` as a dict (module -> [{test: inputs}]);
-    ``leaves``: verify.leaf_prefixes(plan), built once when rendering many switches."""
+    ``leaves``: plan_targets.leaf_prefixes(plan), built once when rendering many switches."""
     ports = list(dev["ports"])
     up = [p for p in ports if p["up"]]
     mtus = sorted(set(p["mtu_bytes"] for p in ports))
     common_mtu = max(mtus, key=lambda m: sum(1 for p in ports if p["mtu_bytes"] == m))
-    routes = verify.expected_routes(dev["name"], plan, leaves)
+    routes = plan_targets.expected_routes(dev["name"], plan, leaves)
     lossless = [p["name"] for p in up if p["lossless"]]
     switch_links = [p for p in up if p["peer_kind"] != "host"]
     out = {

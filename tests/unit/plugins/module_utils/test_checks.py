@@ -1,7 +1,7 @@
 """Every check: silent on the clean example fabric, fires on a seeded fault (rule + place)."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
 
 
 def run(groups, hostvars):
@@ -63,7 +63,7 @@ def test_headroom_override_below_flight(example):
 def test_a_pinned_headroom_is_what_the_switch_gets(example):
     """The check credits the pinned xoff only because the rendered profile carries it: its own
     profile (the other ports of that speed and cable keep theirs), the PG reserving it."""
-    from ansible_collections.roce.fabric.plugins.module_utils.render import sonic
+    from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import config_db as sonic
     groups, hv = example
     hv["leaf1a"]["roce_link_overrides"] = {"Ethernet8": {"headroom_bytes": 400000}}
     result = run(groups, hv)
@@ -295,9 +295,9 @@ def test_deadlock_on_irregular_fabric_uses_full_analysis(small_clos):
 
 
 def test_every_rule_id_is_known_and_documented():
-    from ansible_collections.roce.fabric.plugins.module_utils import checks
+    from ansible_collections.roce.fabric.plugins.module_utils.checks import rules as checks
     import os
-    doc = open(os.path.join(os.path.dirname(checks.__file__), "..", "..", "docs",
+    doc = open(os.path.join(os.path.dirname(checks.__file__), "..", "..", "..", "docs",
                             "fabric-and-checks.md")).read()
     for rule in checks.RULE_IDS:
         assert "`%s`" % rule in doc, rule

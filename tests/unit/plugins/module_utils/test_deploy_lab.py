@@ -7,8 +7,11 @@ import os
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import netdev, plan as plan_mod, verify
-from ansible_collections.roce.fabric.plugins.module_utils.render import sonic as render_sonic
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev, verify
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan_mod
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
+    config_db as render_sonic)
 
 FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                    "fixtures", "frr-lab")
@@ -34,11 +37,11 @@ def lab_plan(inventory_data):
 
 def test_deployed_leaf_and_spine_verify_clean(lab_plan):
     for device in ("leaf1a", "spine1"):
-        result = verify.check(verify.targets(device, lab_plan),
+        result = verify.check(plan_targets.targets(device, lab_plan),
                               recorded(device + "-bgp-summary.json"),
                               recorded(device + "-routes.json"))
         assert result["ok"], result["failed"]
-    leaf = verify.check(verify.targets("leaf1a", lab_plan), recorded("leaf1a-bgp-summary.json"),
+    leaf = verify.check(plan_targets.targets("leaf1a", lab_plan), recorded("leaf1a-bgp-summary.json"),
                         recorded("leaf1a-routes.json"))
     # 2 spines; 6 host /31s on the 3 other leaves, each over both uplinks.
     assert leaf["summary"] == ("leaf1a: 2/2 BGP sessions Established, 6/6 host prefixes at "
@@ -51,7 +54,7 @@ def test_a_down_session_and_a_lost_uplink_are_reported(lab_plan):
     summary["peers"]["198.18.8.2"]["state"] = "Idle"
     bent = next(r for r in routes if r.get("nexthops") and r["dst"].endswith("/31"))
     bent["nexthops"] = bent["nexthops"][:1]
-    result = verify.check(verify.targets("leaf1a", lab_plan), summary, routes)
+    result = verify.check(plan_targets.targets("leaf1a", lab_plan), summary, routes)
     assert not result["ok"]
     found = [(r["check"], r["actual"]) for r in result["failed"]]
     assert found == [("bgp", "Idle"), ("ecmp", 1)]
@@ -60,7 +63,7 @@ def test_a_down_session_and_a_lost_uplink_are_reported(lab_plan):
 
 def test_present_mode_skips_prefixes_not_announced_yet(lab_plan):
     routes = [r for r in recorded("leaf1a-routes.json") if not r["dst"].startswith("198.18.64")]
-    targets = verify.targets("leaf1a", lab_plan)
+    targets = plan_targets.targets("leaf1a", lab_plan)
     assert not verify.check(targets, recorded("leaf1a-bgp-summary.json"), routes)["ok"]
     assert verify.check(targets, recorded("leaf1a-bgp-summary.json"), routes,
                         prefixes="present")["ok"]
@@ -108,7 +111,7 @@ def eos(name):
 
 def test_eos_json_is_read_the_same_way(example):
     plan = plan_mod.build_plan(*example)
-    targets = verify.targets("leaf2a", plan)
+    targets = plan_targets.targets("leaf2a", plan)
     summary, routes = eos("leaf2a-show-ip-bgp-summary.json"), eos("leaf2a-show-ip-route.json")
     result = verify.check(targets, summary, routes)
     assert result["ok"], result["failed"]

@@ -1,7 +1,8 @@
 """Balls-into-bins (lossless-math.md §5.2) and topology sizing (§6) golden values."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import ecmp, sizing
+from ansible_collections.roce.fabric.plugins.module_utils.checks import ecmp
+from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 # §5.2: (N, M) -> E[max], efficiency, P(no collision), E[idle], fraction used

@@ -1,7 +1,7 @@
 """ECN thresholds: speed scaling, the clamp under the PFC trigger, and validated overrides."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import ecn
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import ecn
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 BIG_TRIGGER = 100000000  # a trigger far above every default Kmax

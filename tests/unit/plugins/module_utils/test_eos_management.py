@@ -4,10 +4,10 @@ import os
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as guard
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
-from ansible_collections.roce.fabric.plugins.module_utils.render import eos
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
 
 # A management plane as EOS prints it (AVD templates and a cEOS 4.30 running-config,
 # eos-and-avd.md): management VRF, interface, default route, eAPI and SSH in the VRF, a user,

@@ -1,7 +1,8 @@
 """Fabric model: derived wiring, addressing, ASNs, and clear errors on bad inventories."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import fabric, plan
+from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 

@@ -1,7 +1,7 @@
 """PFC headroom against golden values from ../shared/reference (never computed by the code)."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import headroom
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 

@@ -12,7 +12,7 @@ Every golden value here was published by SONiC itself, never computed by this co
 """
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import headroom
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 

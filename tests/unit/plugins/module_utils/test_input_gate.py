@@ -10,7 +10,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan, render
+from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema
 
@@ -78,7 +79,7 @@ def test_bad_inventory_is_refused_with_one_clear_line(example, case):
 
 def test_the_corpus_never_reaches_the_planner(example, monkeypatch):
     """Refused at the gate or the fabric model, before any lossless number is computed."""
-    from ansible_collections.roce.fabric.plugins.module_utils import lossless
+    from ansible_collections.roce.fabric.plugins.module_utils.lossless import switch as lossless
 
     def boom(*args, **kwargs):
         raise AssertionError("planned a switch of a refused inventory")
@@ -228,7 +229,7 @@ def test_the_documented_schema_is_the_schema():
 
 
 def test_fabric_defaults_come_from_the_schema():
-    from ansible_collections.roce.fabric.plugins.module_utils import fabric
+    from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
     assert fabric.FABRIC_DEFAULTS == schema.fabric_defaults()
     assert fabric.FABRIC_DEFAULTS["qos"]["roce_dscp"] == 26           # host-nic.md §1.1
     assert fabric.FABRIC_DEFAULTS["pfc_watchdog"]["detection_ms"] == 200   # SONiC pfcwd

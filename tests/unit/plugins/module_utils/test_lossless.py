@@ -1,7 +1,7 @@
 """Switch-level carving of the buffer: headroom, shared headroom pool, shared pool, trigger."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import lossless
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import switch as lossless
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 

@@ -1,7 +1,9 @@
 """Property tests: monotone headroom, and sound defaults for every in-range port."""
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors, headroom, lossless
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
+    headroom, switch as lossless)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 # ASICs whose buffer is in the catalog (jericho3 needs an inventory override).

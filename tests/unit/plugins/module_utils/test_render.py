@@ -7,9 +7,13 @@ import os
 import pytest
 import yaml
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan, render, sonic_yang
-from ansible_collections.roce.fabric.plugins.module_utils.render import (
-    eos as render_eos, sonic as render_sonic)
+from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import yang as sonic_yang
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
+    config_db as render_sonic)
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -207,7 +211,7 @@ def test_eos_drain_tags_every_neighbor(example_plan, indent):
     dev = example_plan["devices"]["leaf2a"]
     text = "\n".join(indent + line.strip() if line.startswith("   ") else line
                      for line in render_eos.eos_config(dev).splitlines())
-    drained = render_eos.eos_drained(text)
+    drained = drain.eos_drained(text)
     outs = [line.strip() for line in drained.splitlines() if line.endswith(" RF-DRAIN-OUT out")]
     assert outs == ["neighbor %s route-map RF-DRAIN-OUT out" % n["address"]
                     for n in dev["bgp"]["neighbors"]]

@@ -1,5 +1,5 @@
 """Deadlock golden shapes of lossless-math.md §4.2 on the routing the plan renders."""
-from ansible_collections.roce.fabric.plugins.module_utils import routing
+from ansible_collections.roce.fabric.plugins.module_utils.checks import paths as routing
 
 
 def clos(leaves, spines, mult=1, unique_spine_asn=False):

@@ -2,8 +2,9 @@
 config_db.json), against numbers SONiC publishes: the switch must run what the plan checked."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import plan
-from ansible_collections.roce.fabric.plugins.module_utils.render import sonic as render_sonic
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
+    config_db as render_sonic)
 
 # sonic.md §1.4: ACS-SN5600 pg_profile_lookup.ini (Mellanox-SN5600-O128 links to it):
 # (speed, cable class) -> (size, xon, xoff)

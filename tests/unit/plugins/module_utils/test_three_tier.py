@@ -4,9 +4,13 @@ import json
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    deadlock, fabric, generate, plan, render, routing, sizing, verify)
-from ansible_collections.roce.fabric.plugins.module_utils.render import eos as render_eos
+from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.checks import deadlock, paths as routing
+from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
+from ansible_collections.roce.fabric.plugins.module_utils.design import generate, sizing
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 
@@ -206,17 +210,17 @@ def test_expected_routes_per_tier():
     spine = [n for n in pod0 if devs[n]["role"] == "spine"][0]
     own_leaf = [n for n in pod0 if devs[n]["role"] == "leaf"][0]
     far_leaf = [n for n in pod1 if devs[n]["role"] == "leaf"][0]
-    routes = verify.expected_routes(spine, p)
+    routes = plan_targets.expected_routes(spine, p)
 
     def prefix(leaf):
         port = [x for x in devs[leaf]["ports"] if x["peer_kind"] == "host"][0]
-        return verify._network(port["address"])
+        return plan_targets.network(port["address"])
 
     assert routes[prefix(own_leaf)] == 1                     # one link to its own pod's leaf
     assert routes[prefix(far_leaf)] == 4                     # all super-spine uplinks
     top = groups["superspines"][0]
-    assert verify.expected_routes(top, p)[prefix(far_leaf)] == 2    # its 2 links into pod 1
-    assert verify.expected_routes(own_leaf, p)[prefix(far_leaf)] == 4
+    assert plan_targets.expected_routes(top, p)[prefix(far_leaf)] == 2    # its 2 links into pod 1
+    assert plan_targets.expected_routes(own_leaf, p)[prefix(far_leaf)] == 4
 
 
 def test_super_spines_render_on_both_platforms(validator):

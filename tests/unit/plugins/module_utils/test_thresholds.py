@@ -1,7 +1,7 @@
 """XOFF trigger, alpha mapping, XON hysteresis and the DCQCN bounds against lossless-math.md."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import thresholds
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import pause as thresholds
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 # lossless-math.md §2.2: alpha -> (1 congested PG, each of 2 / 4 / 8), in percent

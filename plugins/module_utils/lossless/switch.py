@@ -14,8 +14,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    carve, ecn, errors, headroom, thresholds)
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
+    carve, ecn, headroom, pause as thresholds)
 
 DEFAULT_LOSSLESS_PGS = (3,)       # RoCE on priority 3 (host-nic.md; CL-ROCE)
 SETTINGS_KEYS = ("model", "lossless_pgs", "trigger_fraction", "trigger_mode",

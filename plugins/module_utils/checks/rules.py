@@ -12,8 +12,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import ecmp, errors, fabric, thresholds
-from ansible_collections.roce.fabric.plugins.module_utils.deadlock import check_deadlock
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.checks import ecmp
+from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import pause as thresholds
+from ansible_collections.roce.fabric.plugins.module_utils.checks.deadlock import check_deadlock
 
 ROCE_MIN_L3_MTU = 4096 + 60    # RoCE path MTU 4096 + IP/UDP/BTH/RETH/ICRC headers (§3.5 #11)
 SONIC_WD_DETECTION_MS = (100, 5000)   # SONiC YANG PFC_WD detection_time range (sonic.md §2)

@@ -29,7 +29,7 @@ OWNED_EXACT = ("ip routing", "end")
 def base_config(dev_name, port_names, text):
     """The base config lines of switch ``dev_name`` (trailing blanks and blank lines dropped), or
     raise RoceInputError naming the offending line."""
-    from ansible_collections.roce.fabric.plugins.module_utils.render import eos
+    from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
     if text is None:
         return []
     lines = [line.rstrip() for line in text.splitlines()]

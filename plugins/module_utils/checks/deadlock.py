@@ -9,7 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors, routing
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.checks import paths as routing
 
 REDUCED_LEAVES, REDUCED_SPINES = 4, 3
 # Three tiers: pods per plane, leaves per pod, spines per pod, super-spines per group.

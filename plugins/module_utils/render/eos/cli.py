@@ -13,7 +13,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
@@ -24,7 +24,6 @@ LANE_SPEEDS = frozenset(("50g-1", "50g-2", "100g-1", "100g-2", "100g-4", "200g-1
 # (EOS keyword GSHUT; arista.eos route_maps templates) get local preference 0 on receipt.
 GSHUT_LIST = "RF-GSHUT"
 DRAIN_IN = "RF-DRAIN-IN"
-DRAIN_OUT = "RF-DRAIN-OUT"
 
 
 def _seconds(ms):
@@ -145,23 +144,6 @@ def eos_config(dev):
         if bgp["allowas_in"]:
             out.append("   neighbor %s allowas-in 1" % nbr["address"])
     out += ["   redistribute connected route-map %s" % policy.CONNECTED, "!", "end"]
-    return "\n".join(out) + "\n"
-
-
-def eos_drained(config):
-    """The same config with the device draining: every neighbor's advertisements tagged GSHUT by
-    an outbound route-map, so peers (inbound RF-DRAIN-IN, or any RFC 8326 speaker) prefer other
-    paths before this device changes. Works on rendered files and on running-config text, indented
-    or flat (as eos_config sends it). Committing the config without these lines undrains."""
-    out = []
-    for line in config.splitlines():
-        words = line.split()
-        if words[:2] == ["router", "bgp"]:
-            out += ["route-map %s permit 10" % DRAIN_OUT, "   set community GSHUT", "!"]
-        out.append(line)
-        if words[:1] == ["neighbor"] and words[2:3] == ["remote-as"]:
-            indent = line[:len(line) - len(line.lstrip())]
-            out.append("%sneighbor %s route-map %s out" % (indent, words[1], DRAIN_OUT))
     return "\n".join(out) + "\n"
 
 

@@ -16,10 +16,14 @@ import contextlib
 import gc
 from collections import Counter
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    buffer_model, capabilities, checks, ecn, errors, fabric, headroom, lossless)
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
+    buffer_model, ecn, headroom, switch as lossless)
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.checks import rules as checks
+from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
-from ansible_collections.roce.fabric.plugins.module_utils.render import eos_base
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 HOST_ETS_BW = 50  # RoCE class share of host ETS, as the switches' DWRR (Cumulus RoCE: 50/50)

@@ -22,8 +22,9 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.roce.fabric.plugins.module_utils import (
-    errors, fabric_links, fabric_numbers, fabric_tiers)
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.model import (
+    links as fabric_links, numbering as fabric_numbers, tiers as fabric_tiers)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
     catalog, models, ports as port_names)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate

@@ -16,7 +16,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors, headroom
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
 
 # SONiC's own LOSSLESS_TRAFFIC_PATTERN default (buffers_config.j2, 50 % since PR #20632).

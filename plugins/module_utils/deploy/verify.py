@@ -5,60 +5,14 @@
 
 Input is what the switch prints: FRR's ``show bgp ipv4 unicast summary json`` and the kernel's
 ``ip -j route show`` (SONiC, FRR routers), or EOS's ``show ip bgp summary | json`` and
-``show ip route | json``. Expected state comes from the whole plan: every planned neighbour
+``show ip route | json``. Expected state comes from the plan (plan/targets.py): every planned neighbour
 Established, and every host prefix behind another switch reached over all the links the plan
-gives towards it (see expected_routes).
+gives towards it.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
-
-import ipaddress
-
-
-def _network(address):
-    return str(ipaddress.ip_interface(address).network)
-
-
-def leaf_prefixes(plan):
-    """{plane: [(leaf, pod, [host prefixes])]}: the leaves expected_routes reads, built once per
-    plan so that rendering a catalog for every switch does not re-scan every device."""
-    out = {}
-    for name, dev in plan["devices"].items():
-        if dev.get("kind") == "host" or dev.get("role") != "leaf":
-            continue
-        prefixes = [_network(p["address"]) for p in dev["ports"]
-                    if p["peer_kind"] == "host" and p["up"] and p.get("address")]
-        out.setdefault(dev.get("plane", 0), []).append((name, dev.get("pod"), prefixes))
-    return out
-
-
-def expected_routes(device, plan, leaves=None):
-    """{host prefix: number of next hops} that ``device`` must have, from the plan: a leaf over
-    all its uplinks; a spine over its links to a leaf of its pod, or over all its super-spine
-    uplinks for another pod; a super-spine over its links to the destination pod's spines.
-    Planes are separate fabrics. ``leaves``: leaf_prefixes(plan), when the caller has it."""
-    devices = plan["devices"]
-    me = devices[device]
-    leaves = leaf_prefixes(plan) if leaves is None else leaves
-    up = [p for p in me["ports"] if p["up"]]
-    uplinks = sum(1 for p in up if p["peer_kind"] in ("spine", "superspine"))
-    links_to = {}       # a spine's links per leaf, a super-spine's per pod
-    for p in up:
-        key = devices[p["peer"]].get("pod") if me["role"] == "superspine" else p["peer"]
-        links_to[key] = links_to.get(key, 0) + 1
-    out = {}
-    for name, pod, prefixes in leaves.get(me.get("plane", 0), ()):
-        if name == device:
-            continue
-        if me["role"] == "leaf" or (me["role"] == "spine" and pod != me.get("pod")):
-            width = uplinks
-        else:
-            width = links_to.get(name if me["role"] == "spine" else pod, 0)
-        for prefix in prefixes:
-            out[prefix] = width
-    return out
 
 
 def _peers(summary):
@@ -86,13 +40,6 @@ def _nexthops(route):
     if route.get("nexthops"):
         return len(route["nexthops"])
     return 1 if route.get("gateway") or route.get("dev") else 0
-
-
-def targets(device, plan):
-    """What ``device`` must show: its planned neighbours and {host prefix: next hops}."""
-    nbrs = [{"address": n["address"], "name": n["name"]}
-            for n in plan["devices"][device]["bgp"]["neighbors"]]
-    return {"device": device, "neighbors": nbrs, "routes": expected_routes(device, plan)}
 
 
 def check(targets_, bgp_summary, routes, sessions="established", prefixes="all"):

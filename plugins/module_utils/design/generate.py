@@ -15,7 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors, sizing
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 
 # Default switch: 51.2T-class Broadcom. Platforms: "mixed" puts SONiC on the top tier (spines
 # of two tiers, super-spines of three) and EOS below, where DLB is rendered: SONiC renders no

@@ -1,29 +1,25 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""SONiC config_db.json and FRR (split mode) configuration from one switch's plan intent.
+"""SONiC config_db.json from one switch's plan intent (FRR's bgpd.conf: render/sonic/frr.py).
 
 Every lossless number is copied from the plan, never recomputed here. In SONiC's traditional
 buffer model the lossless profiles are pinned per (speed, cable class) with SONiC's own names
 (pg_lossless_<Mb/s>_<m>m_profile), so buffermgrd's ini lookup plays no part; in the dynamic
 model the PGs are left to buffermgrd, which computes the plan's numbers (buffer_model.py).
-Pools and lossy profiles follow the switch vendor (render/sonic_buffers.py). Routing uses SONiC's split FRR mode: bgpd.conf is rendered
-here and loaded as is, because the CONFIG_DB BGP tables cannot express multipath-relax, per-peer
-graceful-shutdown or the route-maps a leaf-pair roll needs; BGP_NEIGHBOR and DEVICE_NEIGHBOR are
-still written so SONiC's show and LLDP tooling know the peers.
+Pools and lossy profiles follow the switch vendor (render/sonic/buffers.py). Routing uses SONiC's
+split FRR mode (frr.py); BGP_NEIGHBOR and DEVICE_NEIGHBOR are still written so SONiC's show and
+LLDP tooling know the peers.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils import capabilities
-from ansible_collections.roce.fabric.plugins.module_utils.render import policy
-from ansible_collections.roce.fabric.plugins.module_utils.render import sonic_buffers as buffers
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import buffers
 
 MAP = "ROCE"
-GSHUT_LIST = "RF-GSHUT"
-DRAIN_POLICY = "RF-DRAIN-IN"
 HASH_FIELDS = capabilities.SONIC_HASH_FIELDS
 ROUTER_TYPE = capabilities.SONIC_ROUTER_TYPE
 FLEX_COUNTERS = ("PFCWD", "QUEUE", "PG_WATERMARK", "QUEUE_WATERMARK", "PORT")
@@ -184,61 +180,3 @@ def _wred(ecn):
             "%s_drop_probability" % colour: str(ecn["pmax_percent"]),
         })
     return prof
-
-
-def frr_bgpd(dev):
-    """bgpd.conf for SONiC's split FRR mode (also what the namespace lab runs)."""
-    bgp = dev["bgp"]
-    lines = [
-        "! roce.fabric: %s (%s) - rendered from the plan, do not edit"
-        % (dev["name"], dev["role"]),
-        "frr defaults datacenter",
-        "hostname %s" % dev["name"],
-        "!",
-        "router bgp %d" % bgp["asn"],
-        " bgp router-id %s" % bgp["router_id"],
-        " bgp bestpath as-path multipath-relax",
-        " no bgp ebgp-requires-policy",
-    ]
-    for nbr in bgp["neighbors"]:
-        lines.append(" neighbor %s remote-as %d" % (nbr["address"], nbr["asn"]))
-        lines.append(" neighbor %s description %s:%s"
-                     % (nbr["address"], nbr["name"], nbr["peer_port"]))
-        lines.append(" neighbor %s timers 3 9" % nbr["address"])
-    lines += [" !", " address-family ipv4 unicast",
-              "  redistribute connected route-map %s" % policy.CONNECTED,
-              "  maximum-paths %d" % bgp["maximum_paths"]]
-    lines += ["  neighbor %s route-map %s in" % (n["address"], DRAIN_POLICY)
-              for n in bgp["neighbors"]]
-    if bgp["allowas_in"]:
-        lines += ["  neighbor %s allowas-in 1" % n["address"] for n in bgp["neighbors"]]
-    lines += [" exit-address-family", "!"]
-    # RFC 8326: a draining peer tags its routes GRACEFUL_SHUTDOWN; receivers make them least
-    # preferred, so traffic leaves a device before it is touched (leaf-pair roll).
-    lines += ["ip prefix-list %s seq %d permit %s" % (policy.CONNECTED, 5 * (i + 1), prefix)
-              for i, prefix in enumerate(policy.connected_prefixes(dev))]
-    lines += ["!", "route-map %s permit 10" % policy.CONNECTED,
-              " match ip address prefix-list %s" % policy.CONNECTED, "exit", "!"]
-    lines += ["bgp community-list standard %s seq 5 permit graceful-shutdown" % GSHUT_LIST,
-              "!",
-              "route-map %s permit 10" % DRAIN_POLICY,
-              " match community %s" % GSHUT_LIST,
-              " set local-preference 0",
-              "exit",
-              "!",
-              "route-map %s permit 20" % DRAIN_POLICY,
-              "exit",
-              "!"]
-    return "\n".join(lines) + "\n"
-
-
-def frr_drained(bgpd_conf):
-    """The same bgpd.conf with the device draining: ``bgp graceful-shutdown`` under its
-    ``router bgp`` (FRR tags every advertisement GRACEFUL_SHUTDOWN and sets local-pref 0 on
-    what it receives). Applying this instead of the plain file drains; the plain file undrains."""
-    out = []
-    for line in bgpd_conf.splitlines():
-        out.append(line)
-        if line.startswith("router bgp "):
-            out.append(" bgp graceful-shutdown")
-    return "\n".join(out) + "\n"

@@ -1,0 +1,44 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Drained copies of a switch's routing config, for the roll (drain, apply, verify, undrain).
+
+RFC 8326 graceful shutdown: a draining device tags what it advertises GRACEFUL_SHUTDOWN so its
+peers prefer other paths before it changes. They work on rendered files and on running-config text
+alike; applying the file without these lines undrains.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DRAIN_OUT = "RF-DRAIN-OUT"    # EOS outbound route-map the render's RF-DRAIN-IN peers honour
+
+
+def eos_drained(config):
+    """The same config with the device draining: every neighbor's advertisements tagged GSHUT by
+    an outbound route-map, so peers (inbound RF-DRAIN-IN, or any RFC 8326 speaker) prefer other
+    paths before this device changes. Works on rendered files and on running-config text, indented
+    or flat (as eos_config sends it). Committing the config without these lines undrains."""
+    out = []
+    for line in config.splitlines():
+        words = line.split()
+        if words[:2] == ["router", "bgp"]:
+            out += ["route-map %s permit 10" % DRAIN_OUT, "   set community GSHUT", "!"]
+        out.append(line)
+        if words[:1] == ["neighbor"] and words[2:3] == ["remote-as"]:
+            indent = line[:len(line) - len(line.lstrip())]
+            out.append("%sneighbor %s route-map %s out" % (indent, words[1], DRAIN_OUT))
+    return "\n".join(out) + "\n"
+
+
+def frr_drained(bgpd_conf):
+    """The same bgpd.conf with the device draining: ``bgp graceful-shutdown`` under its
+    ``router bgp`` (FRR tags every advertisement GRACEFUL_SHUTDOWN and sets local-pref 0 on
+    what it receives). Applying this instead of the plain file drains; the plain file undrains."""
+    out = []
+    for line in bgpd_conf.splitlines():
+        out.append(line)
+        if line.startswith("router bgp "):
+            out.append(" bgp graceful-shutdown")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,67 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What the plan expects a switch to show once deployed: its planned BGP neighbours and, for every
+host prefix behind another switch, the number of next hops the plan gives towards it.
+
+Read by the verify role (deploy/verify.py compares it with what the switch prints) and by the
+ANTA catalogs.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ipaddress
+
+
+def network(address):
+    """The network of an interface address: '10.0.0.1/31' -> '10.0.0.0/31'."""
+    return str(ipaddress.ip_interface(address).network)
+
+
+def leaf_prefixes(plan):
+    """{plane: [(leaf, pod, [host prefixes])]}: the leaves expected_routes reads, built once per
+    plan so that rendering a catalog for every switch does not re-scan every device."""
+    out = {}
+    for name, dev in plan["devices"].items():
+        if dev.get("kind") == "host" or dev.get("role") != "leaf":
+            continue
+        prefixes = [network(p["address"]) for p in dev["ports"]
+                    if p["peer_kind"] == "host" and p["up"] and p.get("address")]
+        out.setdefault(dev.get("plane", 0), []).append((name, dev.get("pod"), prefixes))
+    return out
+
+
+def expected_routes(device, plan, leaves=None):
+    """{host prefix: number of next hops} that ``device`` must have, from the plan: a leaf over
+    all its uplinks; a spine over its links to a leaf of its pod, or over all its super-spine
+    uplinks for another pod; a super-spine over its links to the destination pod's spines.
+    Planes are separate fabrics. ``leaves``: leaf_prefixes(plan), when the caller has it."""
+    devices = plan["devices"]
+    me = devices[device]
+    leaves = leaf_prefixes(plan) if leaves is None else leaves
+    up = [p for p in me["ports"] if p["up"]]
+    uplinks = sum(1 for p in up if p["peer_kind"] in ("spine", "superspine"))
+    links_to = {}       # a spine's links per leaf, a super-spine's per pod
+    for p in up:
+        key = devices[p["peer"]].get("pod") if me["role"] == "superspine" else p["peer"]
+        links_to[key] = links_to.get(key, 0) + 1
+    out = {}
+    for name, pod, prefixes in leaves.get(me.get("plane", 0), ()):
+        if name == device:
+            continue
+        if me["role"] == "leaf" or (me["role"] == "spine" and pod != me.get("pod")):
+            width = uplinks
+        else:
+            width = links_to.get(name if me["role"] == "spine" else pod, 0)
+        for prefix in prefixes:
+            out[prefix] = width
+    return out
+
+
+def targets(device, plan):
+    """What ``device`` must show: its planned neighbours and {host prefix: next hops}."""
+    nbrs = [{"address": n["address"], "name": n["name"]}
+            for n in plan["devices"][device]["bgp"]["neighbors"]]
+    return {"device": device, "neighbors": nbrs, "routes": expected_routes(device, plan)}
