@@ -22,7 +22,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import validate
 
 try:   # ansible-core 2.19 data tagging: where a variable's value was read from

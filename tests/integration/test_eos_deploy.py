@@ -34,7 +34,7 @@ with open(os.path.join(FIXTURES, "management-base.cfg")) as _handle:
 
 def _rendered(inventory_data, inventory):
     """leaf2a's config as the plan renders it from this inventory (base config included)."""
-    from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+    from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
     from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
     return eos.eos_config(plan.build_plan(*inventory_data(str(inventory / "hosts.yml")))
                           ["devices"]["leaf2a"])

@@ -11,6 +11,7 @@ __metaclass__ = type
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.checks import paths as routing
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule
 
 REDUCED_LEAVES, REDUCED_SPINES = 4, 3
 # Three tiers: pods per plane, leaves per pod, spines per pod, super-spines per group.
@@ -166,6 +167,10 @@ def _ports(fab):
     return out
 
 
+@rule("pfc-deadlock", "ERROR",
+      "no cyclic buffer dependency, with no failure and under every single fabric link "
+      "failure; the finding names the failed link's ports and prints the cycle through real "
+      "devices and ingress ports")
 def check_deadlock(fab, devices):
     """No cyclic buffer dependency, with the routing the plan renders, with no failure and
     under every single fabric link failure (the bounce paths of lossless-math.md §4.1(a)).

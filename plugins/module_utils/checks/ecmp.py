@@ -15,12 +15,22 @@ __metaclass__ = type
 from fractions import Fraction
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
+from ansible_collections.roce.fabric.plugins.module_utils.checks.tiers import tier_links
 
 EFFICIENCY_WARN = 0.8   # §5.2: recommend adaptive routing or more QPs below this
 # E[max] sums P(max >= k) until the tail is negligible: P(max >= k) falls off
 # super-exponentially, and summing to k = N in exact arithmetic costs minutes at 128 x 32.
 TAIL = Fraction(1, 10 ** 15)
 _CACHE = {}
+PROVES_EFFICIENCY = (
+    "where same-rail traffic crosses a switch's uplinks (a rail on several leaves, or a pod "
+    "sharing a rail with another pod) and no adaptive routing is **rendered**: exact "
+    "balls-into-bins of NICs x QPs flows on the uplinks, efficiency (N/M)/E[max] < 0.8. A leaf "
+    "that holds all of its rails' NICs (one rail group) sends next to nothing up: NCCL keeps "
+    "collectives on their rail and PXN moves cross-rail data over NVLink")
+
+_v = errors.finding
 
 
 def _binomials(n):
@@ -109,3 +119,104 @@ def balls_into_bins(flows, links):
     }
     _CACHE[key] = result
     return result
+
+
+def _rail_crossing(fab):
+    """Switches whose uplinks carry same-rail traffic: a leaf hosting a rail that other leaves
+    host too, a three-tier spine whose pod shares a rail with another pod. NCCL keeps a
+    collective on its rail (PXN moves cross-rail data over NVLink first), so a leaf that holds
+    all of its rails' NICs sends next to nothing up (lossless-math.md §6, rail-optimized)."""
+    leaves_of, rails_of = {}, {}
+    for _host, nics in fab.hosts:
+        for nic in nics:
+            leaves_of.setdefault((fab.switches[nic.leaf].plane, nic.rail), set()).add(nic.leaf)
+            rails_of.setdefault(nic.leaf, set()).add(nic.rail)
+    crossing = set()
+    pods_of = {}
+    for (plane, rail), leaves in leaves_of.items():
+        pods_of[(plane, rail)] = set(fab.switches[leaf].pod for leaf in leaves)
+        if len(leaves) > 1:
+            crossing.update(leaves)
+    for sw in fab.spines:
+        if any(len(pods) > 1 and sw.pod in pods for pods in pods_of.values()):
+            crossing.add(sw.name)
+    return crossing
+
+
+@rule("ecmp-width", "ERROR", "BGP `maximum-paths` >= the leaf's uplink count")
+def check_width(fab, devices):
+    out = []
+    for dev in switches(devices):
+        bgp = dev["bgp"]
+        if bgp["ecmp_width"] > bgp["maximum_paths"]:
+            out.append(_v("ecmp-width", "ERROR", dev["name"], "router bgp",
+                          "ECMP width %d exceeds maximum-paths %d"
+                          % (bgp["ecmp_width"], bgp["maximum_paths"]),
+                          "raise roce_fabric.routing.maximum_paths to >= %d" % bgp["ecmp_width"],
+                          width=bgp["ecmp_width"], maximum_paths=bgp["maximum_paths"]))
+    return out
+
+
+@rule("ecmp-efficiency", "WARN",
+      PROVES_EFFICIENCY)
+def check_efficiency(fab, devices):
+    out = []
+    crossing = _rail_crossing(fab)
+    for dev in switches(devices):
+        e = dev["ecmp"]
+        if e["rendered"]["adaptive_routing"] or dev["name"] not in crossing:
+            continue
+        down, up = tier_links(dev)
+        if not down or len(up) < 2:
+            continue
+        figures = balls_into_bins(len(down) * e["qps_per_connection"], len(up))
+        if figures["efficiency"] < EFFICIENCY_WARN:
+            asked = " (requested, but %s renders none)" % dev["platform"] \
+                if e["adaptive_routing"] else ""
+            out.append(_v("ecmp-efficiency", "WARN", dev["name"], "uplinks",
+                          "same-rail traffic hashed without adaptive routing%s: %d flows on %d "
+                          "uplinks, E[max load] %.3f, efficiency %.3f < %.1f"
+                          % (asked, figures["flows"], figures["links"],
+                             figures["expected_max_load"], figures["efficiency"],
+                             EFFICIENCY_WARN),
+                          "a platform that renders DLB/adaptive routing here, a rail layout "
+                          "that keeps each rail on one leaf, or more QPs per connection",
+                          **figures))
+    return out
+
+
+@rule("hash-entropy", "ERROR",
+      "the **rendered** ECMP hash includes the UDP source port, RoCEv2's only per-QP entropy")
+def check_entropy(fab, devices):
+    out = []
+    for dev in switches(devices):
+        rendered = dev["ecmp"]["rendered"]
+        if "l4_src_port" not in rendered["hash_fields"]:
+            out.append(_v("hash-entropy", "ERROR", dev["name"], "ecmp hash",
+                          "the rendered hash fields %s leave out the UDP source port, RoCEv2's "
+                          "only per-QP entropy" % rendered["hash_fields"],
+                          "add l4_src_port to roce_ecmp.hash_fields",
+                          fields=rendered["hash_fields"]))
+    return out
+
+
+@rule("hash-polarization", "WARN",
+      "no two tiers of one ASIC family hash with the same **rendered** seed; names a switch of "
+      "each tier")
+def check_polarization(fab, devices):
+    """Tiers of one ASIC family hashing with one seed polarize (lossless-math.md §5.1)."""
+    tiers = {}
+    for dev in switches(devices):
+        key = (dev["asic_family"], dev["ecmp"]["rendered"]["seed"])
+        tiers.setdefault(key, {}).setdefault(dev["role"], dev["name"])
+    out = []
+    for (family, seed), roles in sorted(tiers.items()):
+        if len(roles) < 2:
+            continue
+        named = sorted(roles.items())
+        out.append(_v("hash-polarization", "WARN", named[1][1], "ecmp seed %d" % seed,
+                      "%s hash with the same seed %d on %s ASICs: flows polarize across tiers"
+                      % (" and ".join("%ss (e.g. %s)" % item for item in named), seed, family),
+                      "give each tier its own seed (roce_fabric.ecmp.seeds on EOS; SONiC "
+                      "derives it from the switch type)", seed=seed, roles=sorted(roles)))
+    return out

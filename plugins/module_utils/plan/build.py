@@ -20,7 +20,6 @@ from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
     buffer_model, ecn, headroom, switch as lossless)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
-from ansible_collections.roce.fabric.plugins.module_utils.checks import rules as checks
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
@@ -301,23 +300,15 @@ def gc_paused():
             gc.enable()
 
 
-def build_plan(groups, hostvars):
-    """Plan the whole fabric. Returns {devices, violations, summary}; raises RoceInputError
-    (naming host, field, value and what is allowed) on invalid inventory."""
-    with gc_paused():
-        return _build_plan(groups, hostvars)
-
-
-def _build_plan(groups, hostvars):
+def build_intent(groups, hostvars):
+    """The fabric model and every device's intent: (fabric, {name: intent}). Raises
+    RoceInputError (naming host, field, value and what is allowed) on invalid inventory. The
+    checks run over this in pipeline.build_plan."""
     fab = fabric.build_fabric(groups, hostvars)
     peers_mtu = {}
-    nic_by_port = {}
     for kind, a, b in fab.links:
-        if kind == "host":
-            peers_mtu[(a.switch, a.name)] = b.mtu_bytes
-            nic_by_port[(a.switch, a.name)] = b
-        else:
-            peers_mtu[(a.switch, a.name)] = b.mtu_bytes
+        peers_mtu[(a.switch, a.name)] = b.mtu_bytes
+        if kind != "host":
             peers_mtu[(b.switch, b.name)] = a.mtu_bytes
     devices = {}
     memo, shared = {}, {}      # identical switches share computed, read-only intent parts
@@ -330,38 +321,4 @@ def _build_plan(groups, hostvars):
                     if d.get("role") in ("leaf", "spine"))
     for host, nics in fab.hosts:
         devices[host] = _host_intent(fab, host, nics, qos_cache, shared, fabric_ar)
-    violations = checks.run_all(fab, devices)
-    counts = {"ERROR": 0, "WARN": 0}
-    for v in violations:
-        counts[v["severity"]] += 1
-    summary = {
-        "spines": len(fab.spines), "leaves": len(fab.leaves), "leaf_pairs": len(fab.pairs),
-        "superspines": len(fab.superspines), "tiers": fab.tiers, "planes": fab.planes,
-        "pods": dict((pod["name"], sorted(sw.name for sw in pod["spines"] + pod["leaves"]))
-                     for pod in fab.pods),
-        "hosts": len(fab.hosts), "nics": sum(len(entry[1]) for entry in fab.hosts),
-        "links": len(fab.links), "errors": counts["ERROR"], "warnings": counts["WARN"],
-        "checks": len(checks.RULE_IDS),
-        "pairs": [list(p) for p in fab.pairs],
-    }
-    return {"devices": devices, "violations": violations, "summary": summary}
-
-
-def format_report(plan):
-    """Human-readable check summary: a table of violations, or a one-line all-clear."""
-    s = plan["summary"]
-    head = ("%d spines, %d leaves (%d pairs), %d hosts, %d NICs, %d links; %d rules checked"
-            % (s["spines"], s["leaves"], s["leaf_pairs"], s["hosts"], s["nics"], s["links"],
-               s["checks"]))
-    if s["tiers"] == 3 or s["planes"] > 1:
-        head = "%d super-spines, %d pods, %d plane(s); %s" % (
-            s["superspines"], len(s["pods"]), s["planes"], head)
-    if not plan["violations"]:
-        return ["all clear: " + head]
-    lines = ["%d error(s), %d warning(s): %s" % (s["errors"], s["warnings"], head),
-             "%-7s %-24s %-10s %-22s %s" % ("sev", "rule", "device", "where", "finding / fix")]
-    for v in plan["violations"]:
-        lines.append("%-7s %-24s %-10s %-22s %s"
-                     % (v["severity"], v["rule"], v["device"], v["location"], v["message"]))
-        lines.append("%-65s fix: %s" % ("", v["hint"]))
-    return lines
+    return fab, devices

@@ -10,8 +10,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.roce.fabric.plugins.module_utils.checks import rules as checks
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan_mod
+from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
+from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as plan_mod
 from ansible_collections.roce.fabric.plugins.module_utils.render import svg
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import size
 

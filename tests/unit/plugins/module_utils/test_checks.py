@@ -1,7 +1,7 @@
 """Every check: silent on the clean example fabric, fires on a seeded fault (rule + place)."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 
 
 def run(groups, hostvars):
@@ -295,7 +295,7 @@ def test_deadlock_on_irregular_fabric_uses_full_analysis(small_clos):
 
 
 def test_every_rule_id_is_known_and_documented():
-    from ansible_collections.roce.fabric.plugins.module_utils.checks import rules as checks
+    from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
     import os
     doc = open(os.path.join(os.path.dirname(checks.__file__), "..", "..", "..", "docs",
                             "fabric-and-checks.md")).read()

@@ -9,7 +9,7 @@ import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev, verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan_mod
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan_mod
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
     config_db as render_sonic)
 

@@ -3,7 +3,7 @@ section with counts, nothing dropped."""
 import copy
 import json
 
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render import diff
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import config_db as sonic

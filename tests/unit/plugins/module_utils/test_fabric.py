@@ -2,7 +2,7 @@
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import render
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(

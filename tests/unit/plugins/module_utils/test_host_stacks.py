@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan_mod
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan_mod
 from ansible_collections.roce.fabric.plugins.module_utils.host import changes, live, nccl
 
 FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),

@@ -2,7 +2,7 @@
 fabric (consistent settings, 1:1, RFC 7938 ASNs, adaptive routing) has no ERROR."""
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 ASICS = ["tomahawk3", "tomahawk4", "tomahawk5", "trident4", "spectrum2", "spectrum3",

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from ansible_collections.roce.fabric.plugins.module_utils import render
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import yang as sonic_yang
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (

@@ -5,9 +5,9 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
-from ansible_collections.roce.fabric.plugins.module_utils.checks import rules as checks
+from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render import host, report
 
 SVG = "{http://www.w3.org/2000/svg}"

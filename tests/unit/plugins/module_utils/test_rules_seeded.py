@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils.checks import rules as checks
+from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import switch as lossless
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(

@@ -2,7 +2,7 @@
 config_db.json), against numbers SONiC publishes: the switch must run what the plan checked."""
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
     config_db as render_sonic)
 

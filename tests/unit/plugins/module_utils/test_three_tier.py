@@ -8,7 +8,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import render
 from ansible_collections.roce.fabric.plugins.module_utils.checks import deadlock, paths as routing
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate, sizing
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError

@@ -1,0 +1,129 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""QoS rules (lossless-math.md §3.5): PFC on exactly the lossless class, one lossless class on
+both ends of every link, CNP strict and lossy, the PFC watchdog on."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.checks.links import link_ends
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
+
+SONIC_WD_DETECTION_MS = (100, 5000)   # SONiC YANG PFC_WD detection_time range (sonic.md §2)
+
+_v = errors.finding
+
+
+def _qos_of(dev):
+    """(where, QoS intent) of a device: the switch's, or each NIC's of a host."""
+    if dev["kind"] == "switch":
+        return [("qos", dev["qos"])]
+    return [(n["name"], n["qos"]) for n in dev["nics"]]
+
+
+def _differing_links(fab, devices):
+    """(device a, where, device b, QoS a, QoS b) for links whose ends have their own QoS intent."""
+    for dev_a, pa, dev_b, b, kind in link_ends(fab, devices):
+        qa = dev_a["qos"]
+        qb = b["qos"] if kind == "host" else dev_b["qos"]
+        if qa is qb:         # both ends share one QoS intent (no override on either)
+            continue
+        yield dev_a, "%s<->%s:%s" % (pa, dev_b["name"], b["name"] if kind == "host" else b), \
+            dev_b, qa, qb
+
+
+@rule("pfc-match", "ERROR",
+      "on each device PFC is on exactly the lossless priorities (the ones with headroom), and "
+      "PFC priorities are equal on both ends of every link, switch-switch and leaf-NIC")
+def check_pfc_match(fab, devices):
+    out = []
+    for dev_a, where, dev_b, qa, qb in _differing_links(fab, devices):
+        if qa["pfc_priorities"] != qb["pfc_priorities"]:
+            out.append(_v("pfc-match", "ERROR", dev_a["name"], where,
+                          "PFC priorities %s here, %s on %s"
+                          % (qa["pfc_priorities"], qb["pfc_priorities"], dev_b["name"]),
+                          "use the same roce_qos.pfc_priorities on both ends",
+                          local=qa["pfc_priorities"], remote=qb["pfc_priorities"]))
+    for dev in devices.values():
+        for where, q in _qos_of(dev):
+            lossless = q["lossless_priorities"]
+            if q["pfc_priorities"] != lossless:
+                out.append(_v("pfc-match", "ERROR", dev["name"], where,
+                              "PFC on priorities %s, but the lossless priorities (with "
+                              "headroom) are %s" % (q["pfc_priorities"], lossless),
+                              "enable PFC on exactly the lossless priorities",
+                              pfc=q["pfc_priorities"], lossless=lossless))
+    return out
+
+
+@rule("lossless-class-match", "ERROR",
+      "RoCE DSCP -> TC, lossless priorities and trust equal on both ends of every link; on "
+      "each device the RoCE TC is the lossless class and carries ECN")
+def check_lossless_class(fab, devices):
+    out = []
+    for dev_a, where, dev_b, qa, qb in _differing_links(fab, devices):
+        la = (qa["lossless_priorities"], qa["roce_dscp"], qa["roce_tc"], qa["trust"])
+        lb = (qb["lossless_priorities"], qb["roce_dscp"], qb["roce_tc"], qb["trust"])
+        if la != lb:
+            out.append(_v("lossless-class-match", "ERROR", dev_a["name"], where,
+                          "lossless class differs: here priorities %s, RoCE DSCP %d -> TC %d, "
+                          "trust %s; on %s %s, DSCP %d -> TC %d, trust %s"
+                          % (la + (dev_b["name"],) + lb),
+                          "render both ends from one roce_qos plan",
+                          local=list(la), remote=list(lb)))
+    for dev in devices.values():
+        for where, q in _qos_of(dev):
+            lossless = q["lossless_priorities"]
+            if not ([q["roce_tc"]] == lossless
+                    and (dev["kind"] == "host" or q["ecn_queues"] == lossless)):
+                out.append(_v("lossless-class-match", "ERROR", dev["name"], where,
+                              "RoCE DSCP %d -> TC %d, lossless %s, ECN queues %s differ"
+                              % (q["roce_dscp"], q["roce_tc"], lossless, q["ecn_queues"]),
+                              "map the RoCE DSCP to the one lossless TC with ECN on it",
+                              roce_tc=q["roce_tc"], lossless=lossless, ecn=q["ecn_queues"]))
+    return out
+
+
+@rule("cnp-strict-lossy", "ERROR",
+      "the CNP class is strict priority, without PFC and without ECN marking")
+def check_cnp(fab, devices):
+    out = []
+    for dev in devices.values():
+        for where, q in _qos_of(dev):
+            cnp = q["cnp_tc"]
+            if cnp in q["pfc_priorities"] or cnp in q["ecn_queues"] or \
+                    q["cnp_scheduler"] != "strict":
+                out.append(_v("cnp-strict-lossy", "ERROR", dev["name"], where,
+                              "CNP DSCP %d -> TC %d must be strict (is %s), without PFC (%s) and "
+                              "without ECN (%s)" % (q["cnp_dscp"], cnp, q["cnp_scheduler"],
+                                                    q["pfc_priorities"], q["ecn_queues"]),
+                              "CNP on its own strict, lossy, unmarked queue (e.g. DSCP 48 -> TC 6)",
+                              cnp_tc=cnp))
+    return out
+
+
+@rule("pfc-watchdog", "ERROR",
+      "watchdog on, poll <= detection and <= restoration, detection within SONiC's "
+      "100-5000 ms")
+def check_pfc_watchdog(fab, devices):
+    out = []
+    for sw in switches(devices):
+        wd = sw["pfc_watchdog"]
+        lo, hi = SONIC_WD_DETECTION_MS
+        bad = None
+        if not wd["enabled"]:
+            bad = "PFC watchdog disabled on lossless queues %s" % sw["qos"]["pfc_priorities"]
+        elif not wd["poll_ms"] <= min(wd["detection_ms"], wd["restoration_ms"]):
+            bad = "poll %d ms must be <= detection %d ms and restoration %d ms" % (
+                wd["poll_ms"], wd["detection_ms"], wd["restoration_ms"])
+        elif not lo <= wd["detection_ms"] <= hi:
+            bad = "detection %d ms outside %d..%d ms" % (wd["detection_ms"], lo, hi)
+        if bad:
+            timers = dict((k, wd[k]) for k in ("poll_ms", "detection_ms", "restoration_ms"))
+            out.append(_v("pfc-watchdog", "ERROR", sw["name"], "pfc watchdog", bad,
+                          "enable it with poll 100-200 ms, detection 200 ms, restoration "
+                          "200-400 ms", **timers))
+    return out

@@ -1,0 +1,43 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The rule registry: one function per rule id, registered with its severity and what it proves.
+
+A rule module decorates its function with ``@rule(id, severity, proves)``; checks/run.py imports
+every rule module and runs them in its documented order. The rule table of
+docs/fabric-and-checks.md is generated from this registry (tools/schema-doc.py), so a rule cannot
+exist undocumented or be documented without existing.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from typing import Any, Callable, Dict, List, NamedTuple
+
+Check = Callable[[Any, Dict[str, dict]], List[dict]]     # (fabric, devices) -> findings
+
+
+class Rule(NamedTuple):
+    id: str
+    severity: str       # the worst it reports: "ERROR", "WARN" or "ERROR / WARN"
+    proves: str         # one line (markdown) for the docs table
+    check: Check
+
+
+RULES: Dict[str, Rule] = {}
+
+
+def rule(rule_id: str, severity: str, proves: str) -> Callable[[Check], Check]:
+    """Register the decorated function as the check of ``rule_id``; one function per id."""
+    def register(check: Check) -> Check:
+        if rule_id in RULES:
+            raise ValueError("rule %s registered twice" % rule_id)
+        RULES[rule_id] = Rule(rule_id, severity, proves, check)
+        return check
+    return register
+
+
+def switches(devices: Dict[str, dict]) -> List[dict]:
+    """The switch intents of the plan's devices."""
+    return [d for d in devices.values() if d["kind"] == "switch"]

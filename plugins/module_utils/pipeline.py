@@ -1,0 +1,30 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The plan with its verdict: inventory -> fabric model -> per-device intent -> every rule.
+
+The stages (docs/architecture.md): hardware <- inputs <- model <- lossless <- plan <- checks, and
+this module joins the last two, so that the plan itself never imports the checks. Renderers and
+deployers only read what build_plan returns.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from typing import Any, Dict, List
+
+from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build, summary
+from ansible_collections.roce.fabric.plugins.module_utils.plan.summary import (  # noqa: F401
+    format_report)
+
+
+def build_plan(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
+    """Plan the whole fabric. Returns {devices, violations, summary}; raises RoceInputError
+    (naming host, field, value and what is allowed) on invalid inventory."""
+    with build.gc_paused():
+        fab, devices = build.build_intent(groups, hostvars)
+        violations: List[dict] = checks.run_all(fab, devices)
+    return {"devices": devices, "violations": violations,
+            "summary": summary.summary(fab, violations, len(checks.RULE_IDS))}
