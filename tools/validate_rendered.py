@@ -14,10 +14,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, ".collections"))
 
-from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
-    yang as sonic_yang)  # noqa: E402
-from ansible_collections.roce.fabric.plugins.module_utils.render.eos import (
-    cli as render_eos)  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (  # noqa: E402
+    yang as sonic_yang)
 
 
 def main():
@@ -50,7 +49,7 @@ def main():
     for path in eos:
         with open(path) as handle:
             try:
-                blocks = render_eos.parse_blocks(handle.read())
+                blocks = eos_base.parse_blocks(handle.read())
             except ValueError as exc:
                 print("EOS   FAIL %s: %s" % (path, exc))
                 return 1

@@ -14,6 +14,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
     ecn, headroom, pause as thresholds)
 from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
 
 PORT_KEYS = ("name", "speed_gbps", "cable_m", "mtu_bytes", "peer_mtu_bytes", "lanes", "media")
 
@@ -38,7 +39,12 @@ def fabric_size(gpus, radix=64, planes=1):
 
 @_guard
 def pfc_headroom(port, asic, model="ieee", asic_overrides=None, sonic=None):
+    # The filter is an entry point of its own: its arguments have not passed the input gate.
     errors.mapping("port", port, PORT_KEYS, None)
+    errors.choice("roce_asic", asic, catalog.ASICS)
+    if asic_overrides:
+        asic_overrides = validate.check_value(schema.ASIC_OVERRIDES, asic_overrides,
+                                              "asic_overrides")
     profile = catalog.asic_profile(asic, asic_overrides)
     return headroom.port_headroom(
         profile, port.get("speed_gbps"), port.get("cable_m"), port.get("mtu_bytes", 9216),

@@ -29,7 +29,6 @@ OWNED_EXACT = ("ip routing", "end")
 def base_config(dev_name, port_names, text):
     """The base config lines of switch ``dev_name`` (trailing blanks and blank lines dropped), or
     raise RoceInputError naming the offending line."""
-    from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
     if text is None:
         return []
     lines = [line.rstrip() for line in text.splitlines()]
@@ -38,7 +37,7 @@ def base_config(dev_name, port_names, text):
     while lines and not lines[0]:
         lines.pop(0)
     try:
-        eos.parse_blocks("\n".join(lines))
+        parse_blocks("\n".join(lines))
     except ValueError as exc:
         raise errors.RoceInputError(FIELD, str(exc), "EOS CLI as show running-config prints it "
                                     "(3 spaces per level, no tabs, no 'end')", dev_name)
@@ -51,3 +50,33 @@ def base_config(dev_name, port_names, text):
                                         "does not render: '%s' comes from the plan" % line,
                                         dev_name)
     return lines
+
+
+def parse_blocks(text):
+    """Parse EOS CLI into (line, children) blocks by indentation; raise ValueError on a child
+    indented under nothing, an indentation jump of more than one level, tabs, or text after
+    'end'. Indentation unit is 3 spaces (EOS running-config style)."""
+    root = []
+    stack = [(-1, root)]
+    ended = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("!"):
+            continue
+        if "\t" in raw:
+            raise ValueError("line %d: tab in indentation" % number)
+        if ended:
+            raise ValueError("line %d: text after 'end'" % number)
+        indent = len(raw) - len(raw.lstrip(" "))
+        if indent % 3:
+            raise ValueError("line %d: indentation %d is not a multiple of 3" % (number, indent))
+        level = indent // 3
+        while stack[-1][0] >= level:
+            stack.pop()
+        if level > stack[-1][0] + 1:
+            raise ValueError("line %d: indented under nothing: %r" % (number, raw))
+        node = (raw.strip(), [])
+        stack[-1][1].append(node)
+        stack.append((level, node[1]))
+        if raw.strip() == "end" and level == 0:
+            ended = True
+    return root

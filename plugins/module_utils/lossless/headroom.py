@@ -22,7 +22,7 @@ __metaclass__ = type
 import math
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 
 PFC_FRAME_BYTES = 64 + 20      # LM §1.1 #2: minimum frame plus preamble/SFD and IFG
 FRAME_OVERHEAD_BYTES = 20      # LM §1.1 #1: preamble/SFD 8 B + IFG 12 B
@@ -244,7 +244,6 @@ def sku_headroom(asic, speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes, lanes, sk
     table cable at least ``cable_m`` long (SONiC's CABLE_LENGTH class). Beyond the table, the
     headroom the table was sized with: the Mellanox formula at the tables' traffic pattern
     (Spectrum) or Model R (Broadcom); ``source`` says which."""
-    from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
     row = models.pg_row(sku[0], sku[1], speed_gbps, cable_m) if sku else None
     if row is not None:
         cable, (size, xon, xoff) = row

@@ -145,33 +145,3 @@ def eos_config(dev):
             out.append("   neighbor %s allowas-in 1" % nbr["address"])
     out += ["   redistribute connected route-map %s" % policy.CONNECTED, "!", "end"]
     return "\n".join(out) + "\n"
-
-
-def parse_blocks(text):
-    """Parse EOS CLI into (line, children) blocks by indentation; raise ValueError on a child
-    indented under nothing, an indentation jump of more than one level, tabs, or text after
-    'end'. Indentation unit is 3 spaces (EOS running-config style)."""
-    root = []
-    stack = [(-1, root)]
-    ended = False
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip() or raw.lstrip().startswith("!"):
-            continue
-        if "\t" in raw:
-            raise ValueError("line %d: tab in indentation" % number)
-        if ended:
-            raise ValueError("line %d: text after 'end'" % number)
-        indent = len(raw) - len(raw.lstrip(" "))
-        if indent % 3:
-            raise ValueError("line %d: indentation %d is not a multiple of 3" % (number, indent))
-        level = indent // 3
-        while stack[-1][0] >= level:
-            stack.pop()
-        if level > stack[-1][0] + 1:
-            raise ValueError("line %d: indented under nothing: %r" % (number, raw))
-        node = (raw.strip(), [])
-        stack[-1][1].append(node)
-        stack.append((level, node[1]))
-        if raw.strip() == "end" and level == 0:
-            ended = True
-    return root

@@ -69,9 +69,12 @@ def test_override_recorded_as_source():
     ("tomahawk5", ["cell_bytes"], "roce_asic_overrides"),
     ("tomahawk5", {"headroom_semantics": "magic"}, "roce_asic_overrides.headroom_semantics"),
 ])
-def test_bad_catalog_input(name, overrides, field):
+def test_bad_catalog_input_is_refused_at_the_gate(name, overrides, field):
+    # The catalog trusts its inputs: the input schema refuses bad ones before it is consulted.
+    from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
     with pytest.raises(RoceInputError) as err:
-        catalog.asic_profile(name, overrides, host="leaf1")
+        validate.check_value(schema.SWITCH_VARS["roce_asic"], name, "roce_asic", "leaf1")
+        validate.check_value(schema.ASIC_OVERRIDES, overrides, "roce_asic_overrides", "leaf1")
     assert err.value.field == field
     assert str(err.value).startswith("host leaf1: %s = " % field)
 

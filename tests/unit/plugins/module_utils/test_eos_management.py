@@ -7,6 +7,7 @@ import pytest
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as guard
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
 
 # A management plane as EOS prints it (AVD templates and a cEOS 4.30 running-config,
@@ -29,7 +30,7 @@ def test_the_base_config_is_rendered_after_the_hostname(example):
     assert BASE in text
     assert text.index("hostname leaf2a") < text.index("vrf instance MGMT") < \
         text.index("router bgp")
-    eos.parse_blocks(text)                     # still one well-formed EOS config
+    eos_base.parse_blocks(text)                # still one well-formed EOS config
 
 
 def test_a_replace_carrying_the_base_config_keeps_the_management_plane(example):

@@ -7,6 +7,7 @@ import os
 import pytest
 import yaml
 
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
 from ansible_collections.roce.fabric.plugins.module_utils import render
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import yang as sonic_yang
@@ -124,7 +125,7 @@ def test_eos_lines_carry_the_plan(example_plan):
     assert "   priority-flow-control priority 3 no-drop" in text
     assert "maximum-paths 64 ecmp 64" in text
     assert "   ingress priority-group 3 threshold 2" in text      # alpha 2 = dynamic_th 1
-    blocks = dict(render_eos.parse_blocks(text))
+    blocks = dict(eos_base.parse_blocks(text))
     assert "      priority strict" not in text.split("tx-queue 3")[1].split("!")[0]
     assert blocks["interface Ethernet1/1"][-1][0] == "no shutdown"
 
@@ -171,7 +172,7 @@ def test_hash_seed_fields_and_dlb_are_rendered_as_the_plan_credits(example_plan)
 ])
 def test_eos_parser_rejects_malformed_blocks(text):
     with pytest.raises(ValueError):
-        render_eos.parse_blocks(text)
+        eos_base.parse_blocks(text)
 
 
 @pytest.mark.parametrize("platform,asic,reason", [
@@ -192,7 +193,7 @@ def test_eos_peers_honour_graceful_shutdown(example_plan):
     """Every EOS neighbor sends communities and takes RF-DRAIN-IN inbound, whose first entry
     sets local preference 0 on GSHUT-tagged routes (RFC 8326 §4)."""
     dev = example_plan["devices"]["leaf2a"]
-    blocks = render_eos.parse_blocks(render_eos.eos_config(dev))
+    blocks = eos_base.parse_blocks(render_eos.eos_config(dev))
     top = dict(blocks)
     assert "ip community-list RF-GSHUT permit GSHUT" in top
     entries = [block for block in blocks if block[0].startswith("route-map RF-DRAIN-IN ")]
@@ -221,7 +222,7 @@ def test_eos_drain_tags_every_neighbor(example_plan, indent):
     assert [line for line in undrained.splitlines()
             if not line.endswith(" RF-DRAIN-OUT out")] == text.splitlines()
     if indent:
-        render_eos.parse_blocks(drained)
+        eos_base.parse_blocks(drained)
 
 
 def test_config_db_json_is_the_same_with_and_without_orjson(example_plan, monkeypatch):

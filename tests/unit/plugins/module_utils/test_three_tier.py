@@ -4,13 +4,13 @@ import json
 
 import pytest
 
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
 from ansible_collections.roce.fabric.plugins.module_utils import render
 from ansible_collections.roce.fabric.plugins.module_utils.checks import deadlock, paths as routing
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate, sizing
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
-from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 
@@ -233,7 +233,7 @@ def test_super_spines_render_on_both_platforms(validator):
     assert '"type": "SpineRouter"' in db
     validator.validate(json.loads(db))
     text = render.render_switch(p["devices"][top_eos])["configs/%s.cfg" % top_eos]
-    blocks = dict(render_eos.parse_blocks(text))
+    blocks = dict(eos_base.parse_blocks(text))
     bgp = [k[0] for k in blocks["router bgp %d" % p["devices"][top_eos]["bgp"]["asn"]]]
     spines = [port["peer_address"].split("/")[0] for port in p["devices"][top_eos]["ports"]]
     assert all("neighbor %s route-map RF-DRAIN-IN in" % a in bgp for a in spines)
