@@ -18,7 +18,7 @@ from collections import Counter
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
-    buffer_model, ecn, headroom, switch as lossless)
+    buffer_model, headroom, switch as lossless)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
@@ -30,33 +30,26 @@ ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md 
 
 
 def _qos(q, host):
-    """Normalised QoS intent from a merged roce_qos / NIC qos mapping."""
-    def prio(field, value):
-        return errors.choice(field, value, range(8), host)
-    lossless = sorted(set(prio("roce_qos.lossless_priorities", p)
-                          for p in q["lossless_priorities"]))
-    dscp_to_tc = {}
-    for d, tc in q["dscp_to_tc"].items():
-        dscp_to_tc[int(errors.number("roce_qos.dscp_to_tc", int(d), 0, 63, "DSCP", host,
-                                     integer=True))] = prio("roce_qos.dscp_to_tc.%s" % d, tc)
-    roce = errors.number("roce_qos.roce_dscp", q["roce_dscp"], 0, 63, "DSCP", host, True)
-    cnp = errors.number("roce_qos.cnp_dscp", q["cnp_dscp"], 0, 63, "DSCP", host, True)
-    dscp_to_tc.setdefault(roce, prio("roce_qos.roce_priority", q["roce_priority"]))
-    dscp_to_tc.setdefault(cnp, prio("roce_qos.cnp_priority", q["cnp_priority"]))
+    """Normalised QoS intent from a merged roce_qos / NIC qos mapping. Every value passed the
+    input gate (inputs/schema.py QOS: DSCPs 0-63, priorities 0-7, the enums)."""
+    lossless = sorted(set(q["lossless_priorities"]))
+    dscp_to_tc = dict((int(d), tc) for d, tc in q["dscp_to_tc"].items())
+    roce, cnp = q["roce_dscp"], q["cnp_dscp"]
+    dscp_to_tc.setdefault(roce, q["roce_priority"])
+    dscp_to_tc.setdefault(cnp, q["cnp_priority"])
     pfc = q["pfc_priorities"] if q["pfc_priorities"] is not None else lossless
     ecn_q = q["ecn_queues"] if q["ecn_queues"] is not None else lossless
     return {
-        "trust": errors.choice("roce_qos.trust", q["trust"], ("dscp", "pcp"), host),
+        "trust": q["trust"],
         "roce_dscp": roce, "roce_tc": dscp_to_tc[roce],
         "cnp_dscp": cnp, "cnp_tc": dscp_to_tc[cnp],
         "dscp_to_tc": dict(sorted(dscp_to_tc.items())),   # unlisted DSCPs -> TC 0
         "tc_to_pg": dict((tc, tc if tc in lossless else 0) for tc in range(8)),
         "tc_to_queue": dict((tc, tc) for tc in range(8)),
         "lossless_priorities": lossless,
-        "pfc_priorities": sorted(set(prio("roce_qos.pfc_priorities", p) for p in pfc)),
-        "ecn_queues": sorted(set(prio("roce_qos.ecn_queues", p) for p in ecn_q)),
-        "cnp_scheduler": errors.choice("roce_qos.cnp_scheduler", q["cnp_scheduler"],
-                                       ("strict", "dwrr"), host),
+        "pfc_priorities": sorted(set(pfc)),
+        "ecn_queues": sorted(set(ecn_q)),
+        "cnp_scheduler": q["cnp_scheduler"],
     }
 
 
@@ -86,8 +79,7 @@ def _switch_lossless(fab, sw, peers_mtu, memo):
 def _compute_lossless(fab, sw, peers_mtu, ordered):
     hv = sw.vars
     asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
-    settings = dict(errors.mapping("roce_lossless", hv.get("roce_lossless") or {},
-                                   lossless.SETTINGS_KEYS + ("xon_offset_bytes",), sw.name))
+    settings = dict(hv.get("roce_lossless") or {})       # checked at the gate (schema LOSSLESS)
     model, knobs, sku, sonic_intent, physical = buffer_model.choose(sw, asic, settings,
                                                                     _hardware(sw))
     settings.update(model=model, sonic=knobs, sku=sku)
@@ -111,22 +103,17 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
             ports[-1]["headroom_bytes"] = p.headroom_bytes
     result = lossless.switch_lossless(asic, ports, settings, sw.name, strict=False)
     result["sonic"] = sonic_intent
-    result["ecn_overrides"] = errors.mapping("roce_lossless.ecn", ecn_over, ecn.OVERRIDE_KEYS,
-                                             sw.name)
+    result["ecn_overrides"] = ecn_over
     if result["trigger"] is not None:
         trig = result["trigger"]
         if xon_offset is not None:
-            errors.number("roce_lossless.xon_offset_bytes", xon_offset, -10 ** 9, 10 ** 9,
-                          "bytes", sw.name, integer=True)
             trig["xon_offset_bytes"] = xon_offset
             trig["xon_bytes"] = trig["trigger_n_pgs_bytes"] - xon_offset
         by_class = {}      # ports of one ECN class share one marks object
         for port in result["ports"]:
             if id(port["ecn"]) not in by_class:
                 marks = dict(port["ecn"])
-                for key, value in ecn_over.items():
-                    field = "roce_lossless.ecn.%s" % key
-                    marks[key] = errors.number(field, value, 0, 64 * 2 ** 30, "", sw.name)
+                marks.update(ecn_over)
                 marks["overridden"] = sorted(ecn_over)
                 # Both platforms take a whole percent: the plan carries what is rendered.
                 marks["pmax_percent"] = max(1, int(round(marks["pmax"] * 100)))
