@@ -16,9 +16,6 @@ from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
 
-PORT_KEYS = ("name", "speed_gbps", "cable_m", "mtu_bytes", "peer_mtu_bytes", "lanes", "media")
-
-
 def _guard(func):
     """Turn input errors of the core into one-line filter errors (no traceback)."""
     def wrapper(*args, **kwargs):
@@ -37,35 +34,46 @@ def fabric_size(gpus, radix=64, planes=1):
     return sizing.size_fabric(gpus, radix, planes)
 
 
+def _checked(field, value):
+    """``value`` checked against the input schema's rule for ``field`` (inputs/schema.py
+    FILTER_ARGS): a filter's arguments have not passed the inventory gate."""
+    return validate.check_value(schema.FILTER_ARGS[field], value, field)
+
+
 @_guard
 def pfc_headroom(port, asic, model="ieee", asic_overrides=None, sonic=None):
-    # The filter is an entry point of its own: its arguments have not passed the input gate.
-    errors.mapping("port", port, PORT_KEYS, None)
-    errors.choice("roce_asic", asic, catalog.ASICS)
-    if asic_overrides:
-        asic_overrides = validate.check_value(schema.ASIC_OVERRIDES, asic_overrides,
-                                              "asic_overrides")
-    profile = catalog.asic_profile(asic, asic_overrides)
+    port = _checked("port", port)
+    _checked("roce_asic", asic)
+    _checked("roce_headroom_model", model)
+    profile = catalog.asic_profile(asic, asic_overrides and _checked("roce_asic_overrides",
+                                                                     asic_overrides))
     return headroom.port_headroom(
-        profile, port.get("speed_gbps"), port.get("cable_m"), port.get("mtu_bytes", 9216),
-        port.get("peer_mtu_bytes"), model=model, lanes=port.get("lanes"), sonic=sonic,
+        profile, port["speed_gbps"], port["cable_m"], port.get("mtu_bytes", 9216),
+        port.get("peer_mtu_bytes"), model=model, lanes=port.get("lanes"),
+        sonic=sonic and _checked("roce_sonic_buffer", sonic),
         media=port.get("media", "fiber"), port=port.get("name"))
 
 
 @_guard
 def pfc_trigger(shared_pool_bytes, fraction=thresholds.DEFAULT_TRIGGER_FRACTION,
                 mode="dynamic", congested_pgs=1, mtu_bytes=9216):
-    return thresholds.xoff_trigger(shared_pool_bytes, fraction, mode, congested_pgs, mtu_bytes)
+    return thresholds.xoff_trigger(
+        _checked("shared_pool_bytes", shared_pool_bytes),
+        _checked("roce_pfc_trigger_fraction", fraction), _checked("roce_pfc_trigger_mode", mode),
+        _checked("congested_pgs", congested_pgs), _checked("mtu_bytes", mtu_bytes))
 
 
 @_guard
 def dynamic_th(fraction):
-    return thresholds.dynamic_th(thresholds.alpha_from_fraction(fraction))
+    return thresholds.dynamic_th(thresholds.alpha_from_fraction(
+        _checked("roce_pfc_trigger_fraction", fraction)))
 
 
 @_guard
 def ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes=9216, overrides=None):
-    return ecn.ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes, overrides)
+    return ecn.ecn_thresholds(
+        _checked("speed_gbps", speed_gbps), _checked("xoff_trigger_bytes", xoff_trigger_bytes),
+        _checked("mtu_bytes", mtu_bytes), overrides and _checked("roce_ecn", overrides))
 
 
 class FilterModule(object):

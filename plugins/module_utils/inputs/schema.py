@@ -16,6 +16,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+from typing import Any, Dict, List, Tuple
+
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
@@ -31,6 +33,11 @@ HASH_FIELDS = ("src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", 
 WATCHDOG_ACTIONS = ("drop", "forward", "alert")
 MAX_BUFFER_BYTES = 64 * 2 ** 30
 MAX_ASN = 4294967295
+MAX_CABLE_M = 2000             # longest cable class in SONiC ini tables (Dell Z9332f, SN §1.4)
+MTU_BYTES = (1500, 9216)       # SONiC YANG PORT.mtu tops out at 9216 (SN §2)
+# Revisions of SONiC's buffer_headroom_mellanox.lua that change the numbers ("current": the
+# newest); lossless/headroom.py documents each.
+SONIC_LUA_REVISIONS = ("18913fa", "pr3235", "pr4757", "pr4797")
 
 
 def _int(lo, hi, desc, unit="", default=None):
@@ -99,9 +106,9 @@ def _map(keys, values, desc):
 _PRIO = _int(0, 7, "priority / traffic class")
 _DSCP = _int(0, 63, "DSCP")
 _SPEED = _enum(catalog.SPEEDS_GBPS, "port speed in Gb/s")
-_CABLE = _num(0, 2000, "cable length", "m", above=True)
+_CABLE = _num(0, MAX_CABLE_M, "cable length", "m", above=True)
 _MEDIA = _enum(sorted(catalog.PROPAGATION_NS_PER_M), "cable medium (propagation delay)")
-_MTU = _int(1500, 9216, "MTU", "bytes")
+_MTU = _int(MTU_BYTES[0], MTU_BYTES[1], "MTU", "bytes")
 _P2P = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/31$",
         "x-allowed": "an IPv4 /31 such as 198.18.8.1/31 (IPv6 is not supported)",
         "description": "an IPv4 /31"}
@@ -349,7 +356,7 @@ HOST_VARS = {
 REQUIRED_SWITCH_VARS = ("roce_platform",)
 
 
-def host_schema(kind):
+def host_schema(kind: str) -> Dict[str, Any]:
     """The JSON Schema of one host's roce_* variables: ``kind`` is switch or host."""
     props = dict(COMMON_VARS)
     props.update(SWITCH_VARS if kind == "switch" else HOST_VARS)
@@ -360,7 +367,7 @@ def host_schema(kind):
     return out
 
 
-def defaults(schema):
+def defaults(schema: Dict[str, Any]) -> Any:
     """The default value a schema documents: ``default``, or an object of its children's."""
     if "default" in schema:
         return copy.deepcopy(schema["default"])
@@ -370,13 +377,46 @@ def defaults(schema):
     return None
 
 
-def fabric_defaults():
+def fabric_defaults() -> Dict[str, Any]:
     return defaults(FABRIC)
 
 
-def variables():
+def variables() -> List[Tuple[str, Dict[str, Any], str]]:
     """(variable, schema, applies to) of every top-level variable, in documentation order."""
     out = [(k, v, "all hosts") for k, v in COMMON_VARS.items()]
     out += [(k, v, "switches") for k, v in SWITCH_VARS.items()]
     out += [(k, v, "GPU hosts") for k, v in HOST_VARS.items()]
     return out
+
+
+# The arguments of the lossless filter plugins (plugins/filter/lossless.py), an entry point of
+# their own that bypasses the inventory gate: the same ranges as the inventory's, by name.
+FILTER_ARGS = {
+    "port": _obj({
+        "name": _name("port", "port name"),
+        "speed_gbps": _SPEED,
+        "cable_m": _CABLE,
+        "mtu_bytes": _MTU,
+        "peer_mtu_bytes": _MTU,
+        "lanes": _enum((1, 2, 4, 8), "SerDes lanes of the port"),
+        "media": _MEDIA,
+    }, "one port", required=("speed_gbps", "cable_m")),
+    "roce_asic": SWITCH_VARS["roce_asic"],
+    "roce_headroom_model": LOSSLESS["properties"]["model"],
+    "roce_asic_overrides": ASIC_OVERRIDES,
+    "roce_sonic_buffer": _obj({
+        "lossless_mtu_bytes": LOSSLESS["properties"]["sonic"]["properties"]["lossless_mtu_bytes"],
+        "small_packet_pct": LOSSLESS["properties"]["sonic"]["properties"]["small_packet_pct"],
+        "revision": _enum(SONIC_LUA_REVISIONS + ("current",), "buffer_headroom_mellanox.lua "
+                          "revision"),
+    }, "sonic-nvidia traffic pattern and formula revision"),
+    "shared_pool_bytes": _int(1, MAX_BUFFER_BYTES, "shared pool", "bytes"),
+    "roce_pfc_trigger_fraction": LOSSLESS["properties"]["trigger_fraction"],
+    "roce_pfc_trigger_mode": LOSSLESS["properties"]["trigger_mode"],
+    "congested_pgs": _int(1, 100000, "congested priority groups"),
+    "mtu_bytes": _MTU,
+    "speed_gbps": _SPEED,
+    "xoff_trigger_bytes": _num(0, MAX_BUFFER_BYTES, "PFC pause point of one PG", "bytes",
+                               above=True),
+    "roce_ecn": LOSSLESS["properties"]["ecn"],
+}

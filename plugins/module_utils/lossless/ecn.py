@@ -34,11 +34,10 @@ def ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes=9216, overrides=Non
     ecn-before-pfc-incast check's ERROR.
     """
     where = "%s." % queue if queue else ""
-    speed = errors.number("speed_gbps", speed_gbps, 1, 1600, "Gb/s", host)
-    trigger = errors.number("xoff_trigger_bytes", xoff_trigger_bytes, 0, 64 * 2 ** 30, "bytes",
-                            host, lo_open=True)
-    mtu = errors.number("mtu_bytes", mtu_bytes, 64, 9216, "bytes", host, integer=True)
-    given = errors.mapping("roce_ecn", overrides or {}, OVERRIDE_KEYS, host)
+    # Types and ranges passed the input gate or the filter's guard (schema roce_lossless.ecn);
+    # what depends on this queue's pause points is judged here.
+    speed, trigger, mtu = speed_gbps, xoff_trigger_bytes, mtu_bytes
+    given = overrides or {}
     ceiling = int(CLAMP_FRACTION * trigger)
     gap = 2 * mtu
     warnings = []
@@ -73,9 +72,7 @@ def ecn_thresholds(speed_gbps, xoff_trigger_bytes, mtu_bytes=9216, overrides=Non
             where + "roce_ecn.kmax_bytes", given["kmax_bytes"], 0, trigger - 1,
             "bytes: ECN must mark before PFC pauses at %d B (recommended <= %d B)"
             % (trigger, ceiling), host, integer=True, lo_open=True)
-    if "pmax" in given:
-        pmax = errors.number(where + "roce_ecn.pmax", given["pmax"], 0, 1,
-                             "(probability at Kmax)", host, lo_open=True)
+    pmax = given.get("pmax", pmax)
     if kmin >= kmax:
         raise errors.RoceInputError(
             where + "roce_ecn.kmin_bytes", kmin, "below Kmax = %d B" % kmax, host)

@@ -23,12 +23,11 @@ import math
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema
 
 PFC_FRAME_BYTES = 64 + 20      # LM §1.1 #2: minimum frame plus preamble/SFD and IFG
 FRAME_OVERHEAD_BYTES = 20      # LM §1.1 #1: preamble/SFD 8 B + IFG 12 B
 QUANTUM_BYTES = 64             # one pause quantum = 512 bit times
-MAX_CABLE_M = 2000             # longest cable class in SONiC ini tables (Dell Z9332f, SN §1.4)
-MTU_RANGE = (1500, 9216)       # SONiC YANG PORT.mtu tops out at 9216 (SN §2)
 MODELS = ("ieee", "sonic-nvidia", "sonic-sku")
 
 # SONiC lua constants (SN §1.3).
@@ -41,7 +40,7 @@ SONIC_HEADROOM_COMPENSATION = 2048     # sonic-swss #4757
 #   8-lane pipeline latency x2, kb_on_tile on Spectrum-4/5;
 # pr4757 (2026-07): + 2 KiB when the configured xoff is 2 KiB short of the worst case;
 # pr4797 (2026-07): + 18 KiB xoff on Spectrum-6 (the ASIC_TABLE's xoff_extra_kb here).
-SONIC_REVISIONS = ("18913fa", "pr3235", "pr4757", "pr4797")
+SONIC_REVISIONS = schema.SONIC_LUA_REVISIONS
 # The revision each SONiC release branch carries (#3235 via #3342 in 202405; #4757 and #4797
 # tested on 202605).
 SONIC_VERSIONS = {"202305": "18913fa", "202311": "18913fa", "202405": "pr3235",
@@ -59,31 +58,18 @@ def bytes_in_flight(time_ns, speed_gbps):
     return time_ns * speed_gbps / 8.0
 
 
-def _check_port(speed_gbps, cable_m, host, port):
-    where = "%s." % port if port else ""
-    errors.choice(where + "speed_gbps", speed_gbps, catalog.SPEEDS_GBPS, host)
-    errors.number(where + "cable_m", cable_m, 0, MAX_CABLE_M, "metres", host, lo_open=True)
-
-
-def _check_mtu(field, value, host):
-    return errors.number(field, value, MTU_RANGE[0], MTU_RANGE[1], "bytes", host, integer=True)
-
-
 def ieee_headroom(speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None, cell_bytes=254,
                   occupancy=1.0, media="fiber", gearbox_ns=0, interface_delay_bt=None,
                   shared_headroom=False, host=None, port=None):
     """Model R (LM §1.2). ``mtu_bytes`` is this port's largest MTU (any class), ``peer_mtu_bytes``
-    the link partner's lossless MTU (defaults to ``mtu_bytes``)."""
-    _check_port(speed_gbps, cable_m, host, port)
-    mtu_r = _check_mtu("mtu_bytes", mtu_bytes, host)
-    mtu_s = mtu_r if peer_mtu_bytes is None else _check_mtu("peer_mtu_bytes", peer_mtu_bytes, host)
-    cell = errors.number("cell_bytes", cell_bytes, 32, 1024, "bytes", host, integer=True)
-    # LM §1.2: occupancy 1 (large packets) up to cell/64 (every cell holds one 64 B packet).
-    errors.number("occupancy", occupancy, 1, cell / 64.0 if cell > 64 else 1, "", host)
-    errors.choice("media", media, catalog.PROPAGATION_NS_PER_M, host)
-    errors.number("gearbox_ns", gearbox_ns, 0, 10000, "ns", host)
+    the link partner's lossless MTU (defaults to ``mtu_bytes``). ``occupancy`` runs from 1
+    (large packets) to cell/64 (every cell holds one 64 B packet, LM §1.2). Arguments passed the
+    input gate or the filter's guard (inputs/schema.py ranges); they are trusted here."""
+    mtu_r = mtu_bytes
+    mtu_s = mtu_r if peer_mtu_bytes is None else peer_mtu_bytes
+    cell = cell_bytes
     d_intf = catalog.interface_delay_bt(speed_gbps, host) if interface_delay_bt is None else \
-        errors.number("interface_delay_bt", interface_delay_bt, 0, 10 ** 7, "bit times", host)
+        interface_delay_bt
     ns_per_m = catalog.PROPAGATION_NS_PER_M[media].value
     # LM §3.5 #4: the receiver's frame ahead of the PFC is the larger of the two ends' MTU.
     mtu_r = max(mtu_r, mtu_s)
@@ -112,33 +98,16 @@ def ieee_headroom(speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None, cell
     }
 
 
-def _sonic_table(asic_table, host):
-    errors.mapping("sonic_asic_table", asic_table,
-                   ("cell_size", "pipeline_latency_kb", "mac_phy_delay_kb",
-                    "peer_response_time_kb", "kb_on_tile", "xoff_extra_kb"), host)
-    for key in ("cell_size", "pipeline_latency_kb", "mac_phy_delay_kb"):
-        if key not in asic_table:
-            raise errors.RoceInputError("sonic_asic_table.%s" % key, None,
-                                        "required ASIC_TABLE field", host)
-    return asic_table
-
-
 def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
                           lossless_mtu_bytes=1024, small_packet_pct=50, gearbox_ns=0,
                           lanes=4, shared_headroom=False, revision="pr4797", host=None,
                           port=None):
     """Replica of buffer_headroom_mellanox.lua (SN §1.3). Defaults are SONiC's own: port MTU
-    9100, LOSSLESS_TRAFFIC_PATTERN mtu 1024 and small_packet_percentage 50 (SN §1.1)."""
-    _check_port(speed_gbps, cable_m, host, port)
-    table = _sonic_table(asic_table, host)
-    port_mtu = _check_mtu("port_mtu_bytes", port_mtu_bytes, host)
-    lossless_mtu = errors.number("lossless_mtu_bytes", lossless_mtu_bytes, 1, 9216, "bytes",
-                                 host, integer=True)
-    spp = errors.number("small_packet_pct", small_packet_pct, 0, 100, "%", host)
-    errors.number("gearbox_ns", gearbox_ns, 0, 10000, "ns", host)
-    errors.choice("lanes", lanes, (1, 2, 4, 8), host)
+    9100, LOSSLESS_TRAFFIC_PATTERN mtu 1024 and small_packet_percentage 50 (SN §1.1).
+    Arguments are trusted (the input gate or the filter's guard checked them)."""
+    table = asic_table
+    port_mtu, lossless_mtu, spp = port_mtu_bytes, lossless_mtu_bytes, small_packet_pct
     revision = "pr4797" if revision == "current" else revision
-    errors.choice("revision", revision, SONIC_REVISIONS, host)
 
     speed_mbps = speed_gbps * 1000
     cell = table["cell_size"]
@@ -210,7 +179,6 @@ def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None
 
     ``sonic`` holds sonic-nvidia knobs (lossless_mtu_bytes, small_packet_pct, revision);
     ``sku`` the (model, HWSKU) whose pg_profile_lookup.ini the ``sonic-sku`` model reads."""
-    errors.choice("roce_headroom_model", model, MODELS, host)
     shp = asic.value("headroom_semantics") == "shared_headroom_pool"
     supported = asic.value("port_speeds_gbps")
     errors.choice("%sspeed_gbps" % (port + "." if port else ""), speed_gbps,
@@ -229,8 +197,6 @@ def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None
             "needs a Spectrum ASIC_TABLE (cell_size, pipeline_latency, mac_phy_delay); %s has "
             "none: use 'ieee' or set roce_asic_overrides.sonic_asic_table" % asic.name, host)
     knobs = dict(sonic or {})
-    errors.mapping("roce_sonic_buffer", knobs,
-                   ("lossless_mtu_bytes", "small_packet_pct", "revision"), host)
     knobs.setdefault("revision", SONIC_VERSIONS[DEFAULT_SONIC_VERSION])
     return sonic_nvidia_headroom(
         speed_gbps, cable_m, table, port_mtu_bytes=mtu_bytes,

@@ -27,9 +27,9 @@ MODES = ("dynamic", "static")
 
 
 def alpha_from_fraction(fraction, host=None):
-    """alpha such that one congested PG pauses at ``fraction`` of the shared pool: X / (1 - X)."""
-    x = errors.number("roce_pfc_trigger_fraction", fraction, 0, 0.99, "", host, lo_open=True)
-    return x / (1.0 - x)
+    """alpha such that one congested PG pauses at ``fraction`` of the shared pool: X / (1 - X)
+    (0 < X <= 0.99: the schema's roce_lossless.trigger_fraction)."""
+    return fraction / (1.0 - fraction)
 
 
 def pause_fraction(alpha, congested_pgs=1):
@@ -58,11 +58,11 @@ def xoff_trigger(shared_pool_bytes, fraction=DEFAULT_TRIGGER_FRACTION, mode="dyn
     threshold X * B_s that does not shrink with the number of congested PGs.
     XON follows the hysteresis rule of LM §1.4: resume 2 x MTU below the (worst-case) pause point.
     """
+    # The pool is what the carve left: a derived number, so it is judged here (an overdrawn
+    # buffer leaves none); the rest passed the input gate or the filter's guard.
     pool = errors.number("shared_pool_bytes", shared_pool_bytes, 1, 64 * 2 ** 30, "bytes", host,
                          integer=True)
-    errors.choice("roce_pfc_trigger_mode", mode, MODES, host)
-    n = errors.number("congested_pgs", congested_pgs, 1, 100000, "", host, integer=True)
-    mtu = errors.number("mtu_bytes", mtu_bytes, 64, 9216, "bytes", host, integer=True)
+    n, mtu = congested_pgs, mtu_bytes
     target_alpha = alpha_from_fraction(fraction, host)
     result = {"mode": mode, "requested_fraction": fraction, "shared_pool_bytes": pool,
               "congested_pgs": n}

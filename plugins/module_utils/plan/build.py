@@ -83,7 +83,8 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
     model, knobs, sku, sonic_intent, physical = buffer_model.choose(sw, asic, settings,
                                                                     _hardware(sw))
     settings.update(model=model, sonic=knobs, sku=sku)
-    ecn_over = settings.pop("ecn", None) or {}
+    # sorted: the same plan whatever order the inventory (or ansible-inventory) gave the keys
+    ecn_over = dict(sorted((settings.pop("ecn", None) or {}).items()))
     xon_offset = settings.pop("xon_offset_bytes", None)
     settings["lossless_pgs"] = sw.qos["lossless_priorities"]
     ports = []

@@ -58,3 +58,48 @@ def test_errors_are_filter_errors(call, text):
     with pytest.raises(AnsibleFilterError) as err:
         call()
     assert text in str(err.value)
+
+
+# The filters are an entry point of their own: their arguments are checked against the input
+# schema's rules (inputs/schema.py FILTER_ARGS) before the trusting core sees them.
+@pytest.mark.parametrize("port,text", [
+    ({"speed_gbps": 37}, "port.speed_gbps = 37"),
+    ({"speed_gbps": "100"}, "port.speed_gbps = '100'"),
+    ({"cable_m": -3}, "port.cable_m = -3"),
+    ({"cable_m": 50000}, "port.cable_m = 50000"),
+    ({"cable_m": True}, "port.cable_m = True"),
+    ({"cable_m": "5m"}, "port.cable_m = '5m'"),
+    ({"mtu_bytes": 20000}, "port.mtu_bytes = 20000"),
+    ({"mtu_bytes": 9000.5}, "port.mtu_bytes = 9000.5"),
+    ({"media": "copper"}, "port.media = 'copper'"),
+    ({"colour": "red"}, "port.colour"),
+])
+def test_bad_port_names_field_and_value(port, text):
+    args = {"name": "Ethernet0", "speed_gbps": 100, "cable_m": 5, "mtu_bytes": 9216}
+    args.update(port)
+    with pytest.raises(AnsibleFilterError) as err:
+        lossless.pfc_headroom(args, "tomahawk5")
+    assert text in str(err.value)
+
+
+@pytest.mark.parametrize("fraction", [0, 1, 1.5, -0.2, "0.6"])
+def test_bad_trigger_fraction(fraction):
+    for call in (lambda: lossless.dynamic_th(fraction),
+                 lambda: lossless.pfc_trigger(10000000, fraction=fraction)):
+        with pytest.raises(AnsibleFilterError) as err:
+            call()
+        assert "roce_pfc_trigger_fraction = %r" % (fraction,) in str(err.value)
+
+
+@pytest.mark.parametrize("overrides,text", [
+    ({"pmax": 0}, "roce_ecn.pmax = 0"),
+    ({"pmax": 20}, "roce_ecn.pmax = 20"),
+    ({"kmin": 5}, "roce_ecn.kmin"),
+    ({"kmax_bytes": "1MB"}, "roce_ecn.kmax_bytes = '1MB'"),
+    ({"kmin_bytes": 500000, "kmax_bytes": 400000}, "roce_ecn.kmin_bytes"),
+])
+def test_bad_ecn_overrides(overrides, text):
+    with pytest.raises(AnsibleFilterError) as err:
+        lossless.ecn_thresholds(100, 10 ** 8, overrides=overrides)
+    assert text in str(err.value)
+

@@ -63,14 +63,10 @@ def test_override_between_clamp_and_trigger_warns():
     assert any("0.8" in w for w in result["warnings"])
 
 
-@pytest.mark.parametrize("overrides,field", [
-    ({"kmin_bytes": 500000, "kmax_bytes": 400000}, "roce_ecn.kmin_bytes"),
-    ({"pmax": 0}, "roce_ecn.pmax"),
-    ({"pmax": 20}, "roce_ecn.pmax"),
-    ({"kmin": 5}, "roce_ecn.kmin"),
-    ({"kmax_bytes": "1MB"}, "roce_ecn.kmax_bytes"),
-])
-def test_bad_overrides(overrides, field):
+def test_overrides_out_of_order():
+    # Ranges and types of overrides are the input schema's (tests/unit/plugins/filter); the
+    # order of Kmin and Kmax depends on each other, so the core judges it.
     with pytest.raises(RoceInputError) as err:
-        ecn.ecn_thresholds(100, BIG_TRIGGER, overrides=overrides)
-    assert err.value.field == field
+        ecn.ecn_thresholds(100, BIG_TRIGGER, overrides={"kmin_bytes": 500000,
+                                                         "kmax_bytes": 400000})
+    assert err.value.field == "roce_ecn.kmin_bytes"

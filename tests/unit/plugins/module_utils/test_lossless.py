@@ -39,16 +39,3 @@ def test_budget_exceeded_is_a_clear_error():
                                  _ports(64, speed=100, cable=2000), {"lossless_pgs": [3, 4]},
                                  host="leaf7")
     assert "host leaf7" in str(err.value) and "more headroom than buffer" in str(err.value)
-
-
-@pytest.mark.parametrize("ports,field", [
-    ([{"name": "e0", "speed_gbps": 400}], "e0.cable_m"),
-    ([{"speed_gbps": 400, "cable_m": 5}], "ports[0].name"),
-    ([{"name": "e0", "speed_gbps": 400, "cable_m": 5}] * 2, "ports[1].name"),
-    ([{"name": "e0", "speed_gbps": 400, "cable_m": 5, "colour": "red"}], "ports[0].colour"),
-    ([], "ports"),
-])
-def test_bad_ports(ports, field):
-    with pytest.raises(RoceInputError) as err:
-        lossless.switch_lossless(catalog.asic_profile("tomahawk5"), ports, host="leaf1")
-    assert err.value.field == field

@@ -5,11 +5,12 @@ from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
     headroom, switch as lossless)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema
 
 # ASICs whose buffer is in the catalog (jericho3 needs an inventory override).
 ASICS = sorted(n for n in catalog.ASICS if catalog.ASICS[n]["total_buffer_bytes"].value)
-CABLES = st.floats(min_value=0.5, max_value=headroom.MAX_CABLE_M, allow_nan=False)
-MTUS = st.integers(min_value=headroom.MTU_RANGE[0], max_value=headroom.MTU_RANGE[1])
+CABLES = st.floats(min_value=0.5, max_value=schema.MAX_CABLE_M, allow_nan=False)
+MTUS = st.integers(min_value=schema.MTU_BYTES[0], max_value=schema.MTU_BYTES[1])
 SPECTRUM = {"spectrum1", "spectrum2", "spectrum3", "spectrum4"}
 
 
