@@ -127,8 +127,10 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
     need_knobs = buffer_model.physical_knobs(physical, knobs)
     for port in result["ports"]:
         fp = sw.ports[port["name"]]
+        # The class the headroom was computed for (a SKU row's own class, else the cable in whole
+        # metres given to the lossless math above); the port then carries its real length.
+        port["cable_class_m"] = port["headroom"].get("cable_class_m", port["cable_m"])
         port["cable_m"] = fp.cable_m
-        port["cable_class_m"] = port["headroom"].get("cable_class_m", _cable_class(fp.cable_m))
         key = (fp.speed_gbps, fp.cable_m, fp.mtu_bytes, peers_mtu[(sw.name, fp.name)], fp.media)
         if key not in required:
             required[key] = headroom.port_headroom(
