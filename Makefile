@@ -16,7 +16,7 @@ ROCE_LAB_ID ?= $(shell printf '%s' '$(CURDIR)' | cksum | awk '{print $$1 % 249 +
 export ROCE_LAB_ID
 export PYTEST_ADDOPTS ?= -p no:cacheprovider
 
-.PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden schema-doc ee clean
+.PHONY: setup demo test unit lint sanity molecule doc-check benchmark golden schema-doc changelog ee clean
 
 setup: $(STAMP) $(LINK)
 
@@ -40,9 +40,15 @@ test: unit lint doc-check sanity molecule
 unit: setup
 	$(BIN)/pytest -q tests/unit tests/integration
 
+# The hooks of .pre-commit-config.yaml over every file: ruff, yamllint, the generated doc tables,
+# antsibull-changelog lint, ansible-lint (pre-commit's own state stays in the checkout).
 lint: setup
-	$(BIN)/yamllint -s .
-	$(BIN)/ansible-lint --profile production
+	PRE_COMMIT_HOME=$(CURDIR)/.ansible/pre-commit $(BIN)/pre-commit run --all-files --show-diff-on-failure
+
+# CHANGELOG.rst with the next release's section made from changelogs/fragments (a preview: the
+# fragments stay; `antsibull-changelog release` at release time consumes them).
+changelog: setup
+	tools/changelog-preview.sh
 
 doc-check: setup
 	tools/doc-check.sh
@@ -56,10 +62,11 @@ molecule: setup
 benchmark: setup
 	$(BIN)/python benchmarks/bench_plan.py
 
-# Regenerate the golden files after an intended change of the rendered output (review the diff).
+# Regenerate the golden files after an intended change of the rendered output (review the diff):
+# every scenario under tests/golden/ (example: the whole fabric; the others one feature each),
+# each through ansible-playbook site.yml on its inventory. `make golden GOLDEN=three-tier`: one.
 golden: setup
-	rm -rf tests/golden/example
-	$(BIN)/ansible-playbook site.yml -e switch_output_dir=$(CURDIR)/tests/golden/example
+	$(BIN)/python tools/golden.py $(GOLDEN)
 
 # Regenerate the input-schema and name-grammar tables of docs/fabric-and-checks.md.
 schema-doc: setup
