@@ -12,6 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
+from typing import Any, Collection, Dict, Optional
 
 
 MAX_VALUE_CHARS = 80     # a value is shown up to this length, then elided
@@ -22,15 +23,15 @@ class RoceInputError(ValueError):
     Ansible shell when it knows where a value came from: {"group": name or None, "where":
     "file:line"}) joins the message; a group's value is reported as the group's."""
 
-    def __init__(self, field, value, allowed, host=None):
+    def __init__(self, field: str, value: Any, allowed: str, host: Optional[str] = None) -> None:
         self.field = field
         self.value = value
         self.allowed = allowed
         self.host = host
-        self.origin = None
+        self.origin: Optional[Dict[str, Any]] = None
         super(RoceInputError, self).__init__(field, value, allowed, host)
 
-    def __str__(self):
+    def __str__(self) -> str:
         origin = self.origin or {}
         if origin.get("group"):
             where = "group %s (%s; host %s): " % (origin["group"], origin["where"], self.host)
@@ -41,7 +42,7 @@ class RoceInputError(ValueError):
         return "%s%s = %s is not valid: %s" % (where, self.field, show(self.value), self.allowed)
 
 
-def show(value):
+def show(value: Any) -> str:
     """repr() of a value, cut to MAX_VALUE_CHARS (control characters stay escaped)."""
     text = repr(value)
     return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 3] + "..."
@@ -51,8 +52,9 @@ def _describe(value):
     return type(value).__name__
 
 
-def number(field, value, lo=None, hi=None, unit="", host=None, integer=False,
-           lo_open=False):
+def number(field: str, value: Any, lo: Optional[float] = None, hi: Optional[float] = None,
+           unit: str = "", host: Optional[str] = None, integer: bool = False,
+           lo_open: bool = False) -> Any:
     """Return ``value`` if it is a real number within [lo, hi] (or (lo, hi] with lo_open)."""
     # bool is an int subclass; a YAML 'yes' must not pass as 1.
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -76,7 +78,7 @@ def _allowed(lo, hi, unit, integer, lo_open):
     return "%s%s%s" % (kind, span, " " + unit if unit else "")
 
 
-def choice(field, value, choices, host=None):
+def choice(field: str, value: Any, choices: Collection[Any], host: Optional[str] = None) -> Any:
     """Return ``value`` if it is one of ``choices``."""
     try:
         ok = value in choices
@@ -88,7 +90,8 @@ def choice(field, value, choices, host=None):
     return value
 
 
-def mapping(field, value, known_keys, host=None):
+def mapping(field: str, value: Any, known_keys: Collection[Any],
+            host: Optional[str] = None) -> Dict[Any, Any]:
     """Return ``value`` if it is a dict whose keys are all in ``known_keys``."""
     if not isinstance(value, dict):
         raise RoceInputError(field, value, "a mapping (got %s)" % _describe(value), host)
@@ -102,8 +105,9 @@ def mapping(field, value, known_keys, host=None):
     return value
 
 
-def finding(rule, severity, device, location, message, hint, **numbers):
+def finding(rule: str, severity: str, device: str, location: str, message: str, hint: str,
+            **numbers: Any) -> Dict[str, Any]:
     """One check result (a violation): the rule, ERROR or WARN, where, what, how to fix, and
-    the numbers behind it."""
+    the numbers behind it. The dict is a records.Finding (records imports this module)."""
     return {"rule": rule, "severity": severity, "device": device, "location": location,
             "message": message, "hint": hint, "numbers": numbers}

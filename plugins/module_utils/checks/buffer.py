@@ -8,7 +8,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Dict, List
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import pause as thresholds
 
@@ -18,7 +22,7 @@ _v = errors.finding
 @rule("ecn-before-pfc", "ERROR / WARN",
       "every lossless queue: 0 <= Kmin < Kmax < the PFC pause point, 0 < Pmax <= 1 (ERROR); "
       "Kmax above 0.8 x the pause point (WARN)")
-def check_ecn_before_pfc(fab, devices):
+def check_ecn_before_pfc(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for sw in switches(devices):
         trig = sw["buffer"]["trigger"]
@@ -59,7 +63,7 @@ def check_ecn_before_pfc(fab, devices):
 @rule("xon-below-xoff", "ERROR / WARN",
       "XON below XOFF (ERROR), hysteresis of at least 2 x MTU (WARN), for the pool and for "
       "each `ieee` headroom profile")
-def check_xon_xoff(fab, devices):
+def check_xon_xoff(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for sw in switches(devices):
         trig = sw["buffer"]["trigger"]
@@ -86,7 +90,7 @@ def check_xon_xoff(fab, devices):
       "the headroom rendered on a port (a SKU table row, a computed or a pinned xoff) is at "
       "least what is in flight on **that** link (its speed, cable, MTU of both ends), by "
       "the switch's formula")
-def check_headroom(fab, devices):
+def check_headroom(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for sw in switches(devices):
         for port in sw["ports"]:
@@ -111,7 +115,7 @@ def check_headroom(fab, devices):
       "and a pause point above 2 x MTU, else the finding names the switch and by how many "
       "bytes the buffer is overdrawn; a shared headroom pool holds sum(xoff) / "
       "over_subscribe_ratio")
-def check_buffer_budget(fab, devices):
+def check_buffer_budget(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for sw in switches(devices):
         b = sw["buffer"]
@@ -141,7 +145,7 @@ def check_buffer_budget(fab, devices):
       "switch's lossless ports and P_l its lossless priorities (static threshold: T / n). "
       "Default Kmin is clamped to 0.8 x that bound; the device document shows both pause "
       "points next to Kmin/Kmax")
-def check_ecn_incast(fab, devices):
+def check_ecn_incast(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """ECN starts marking before PFC pauses under incast: Kmin below the pause point an ingress
     PG reaches when every lossless queue of the switch holds Kmin (LM §3.1-3.2, DCQCN §5)."""
     out = []

@@ -9,7 +9,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, List, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 from ansible_collections.roce.fabric.plugins.module_utils.checks import paths as routing
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule
 
@@ -21,7 +25,7 @@ REDUCED3 = {"pods": 3, "leaves": 3, "spines": 3, "group": 3}
 _v = errors.finding
 
 
-def topology(fab, devices):
+def topology(fab: Fabric, devices: Dict[str, Device]) -> routing.Topology:
     """Routing topology of the plan: switches, ASNs, up links; leaves own host prefixes."""
     topo = routing.Topology()
     for sw in fab.all_switches():
@@ -122,7 +126,8 @@ def _homogeneous3(fab, topo):
             "spine_shared": spine_scheme == "shared", "top_shared": top_scheme == "shared"}
 
 
-def reduced_topology(fab, topo, n_leaves, n_spines):
+def reduced_topology(fab: Fabric, topo: routing.Topology, n_leaves: int,
+                     n_spines: int) -> routing.Topology:
     """The representative sub-fabric of a homogeneous two-tier fabric (see check_deadlock): the
     first leaves and spines of the first pod, real names and ASNs, all their links."""
     pod = fab.pods[0]
@@ -142,7 +147,8 @@ def _sub_topology(topo, switches):
     return out
 
 
-def reduced_topology3(fab, topo, shape):
+def reduced_topology3(fab: Fabric, topo: routing.Topology,
+                      shape: Dict[str, Any]) -> Tuple[routing.Topology, Dict[str, int]]:
     """The representative three-tier sub-fabric: up to REDUCED3 pods of one plane, leaves and
     spines per pod and super-spines per group, real names and ASNs."""
     n = dict((k, min(REDUCED3[k], shape[k])) for k in REDUCED3)
@@ -171,7 +177,7 @@ def _ports(fab):
       "no cyclic buffer dependency, with no failure and under every single fabric link "
       "failure; the finding names the failed link's ports and prints the cycle through real "
       "devices and ingress ports")
-def check_deadlock(fab, devices):
+def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """No cyclic buffer dependency, with the routing the plan renders, with no failure and
     under every single fabric link failure (the bounce paths of lossless-math.md §4.1(a)).
 

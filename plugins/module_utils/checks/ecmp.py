@@ -13,8 +13,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from fractions import Fraction
+from typing import Any, Dict, List
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
 from ansible_collections.roce.fabric.plugins.module_utils.checks.tiers import tier_links
 
@@ -78,7 +81,7 @@ def _p_max_at_most_float(n, m, k):
     return sum(prob[t] for t in range(min(k, n) + 1))  # the last bin takes what is left
 
 
-def balls_into_bins(flows, links):
+def balls_into_bins(flows: int, links: int) -> Dict[str, Any]:
     """Figures for ``flows`` elephant flows on ``links`` ECMP links: exact rational arithmetic
     up to 64 x 64, double precision (error far below 1e-6) above that."""
     n = errors.number("flows", flows, 1, 4096, "", None, integer=True)
@@ -144,7 +147,7 @@ def _rail_crossing(fab):
 
 
 @rule("ecmp-width", "ERROR", "BGP `maximum-paths` >= the leaf's uplink count")
-def check_width(fab, devices):
+def check_width(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for dev in switches(devices):
         bgp = dev["bgp"]
@@ -159,7 +162,7 @@ def check_width(fab, devices):
 
 @rule("ecmp-efficiency", "WARN",
       PROVES_EFFICIENCY)
-def check_efficiency(fab, devices):
+def check_efficiency(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     crossing = _rail_crossing(fab)
     for dev in switches(devices):
@@ -187,7 +190,7 @@ def check_efficiency(fab, devices):
 
 @rule("hash-entropy", "ERROR",
       "the **rendered** ECMP hash includes the UDP source port, RoCEv2's only per-QP entropy")
-def check_entropy(fab, devices):
+def check_entropy(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for dev in switches(devices):
         rendered = dev["ecmp"]["rendered"]
@@ -203,7 +206,7 @@ def check_entropy(fab, devices):
 @rule("hash-polarization", "WARN",
       "no two tiers of one ASIC family hash with the same **rendered** seed; names a switch of "
       "each tier")
-def check_polarization(fab, devices):
+def check_polarization(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """Tiers of one ASIC family hashing with one seed polarize (lossless-math.md §5.1)."""
     tiers = {}
     for dev in switches(devices):

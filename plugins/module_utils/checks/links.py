@@ -7,7 +7,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, Iterator, List, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    Device, Finding, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule
 
 ROCE_MIN_L3_MTU = 4096 + 60    # RoCE path MTU 4096 + IP/UDP/BTH/RETH/ICRC headers (§3.5 #11)
@@ -15,7 +20,8 @@ ROCE_MIN_L3_MTU = 4096 + 60    # RoCE path MTU 4096 + IP/UDP/BTH/RETH/ICRC heade
 _v = errors.finding
 
 
-def link_ends(fab, devices):
+def link_ends(fab: Fabric, devices: Dict[str, Device]
+              ) -> Iterator[Tuple[SwitchIntent, str, Device, Any, str]]:
     """(device a, port a, device b, port-or-nic b, kind) for every link, both ends' intent."""
     for kind, a, b in fab.links:
         dev_a = devices[a.switch]
@@ -28,7 +34,7 @@ def link_ends(fab, devices):
 
 @rule("mtu-chain", "ERROR",
       "NIC <= leaf port, both ends of a switch link equal, all >= 4096 + RoCE headers")
-def check_mtu_chain(fab, devices):
+def check_mtu_chain(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     # The link ends themselves carry the MTUs the intents copy (one pass, no lookups).
     out = []
     for kind, a, b in fab.links:

@@ -21,29 +21,37 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+Fib = Dict[str, Set[str]]                    # router -> next hops towards one destination
+Node = Tuple[str, Optional[str]]             # (router, came_from); None: from its own hosts
+Edges = Dict[Node, Set[Node]]                # buffer dependencies
+
 PATHS_KEPT = 8   # distinct AS-path sets kept per router; any loop-free one makes a route usable
 
 
 class Topology:
     """Routers, their ASNs, adjacency with link multiplicity, and which routers own prefixes."""
 
-    def __init__(self):
-        self.asn = {}
-        self.adj = {}          # router -> {neighbour: number of parallel links up}
-        self.origins = []      # routers that originate a prefix and source traffic (leaves)
-        self.allowas_in = set()
+    def __init__(self) -> None:
+        self.asn: Dict[str, int] = {}
+        # router -> {neighbour: number of parallel links up}
+        self.adj: Dict[str, Dict[str, int]] = {}
+        # routers that originate a prefix and source traffic (leaves)
+        self.origins: List[str] = []
+        self.allowas_in: Set[str] = set()
 
-    def add_router(self, name, asn, origin=False):
+    def add_router(self, name: str, asn: int, origin: bool = False) -> None:
         self.asn[name] = asn
         self.adj.setdefault(name, {})
         if origin:
             self.origins.append(name)
 
-    def add_link(self, a, b, count=1):
+    def add_link(self, a: str, b: str, count: int = 1) -> None:
         self.adj[a][b] = self.adj[a].get(b, 0) + count
         self.adj[b][a] = self.adj[b].get(a, 0) + count
 
-    def without_link(self, a, b):
+    def without_link(self, a: str, b: str) -> "Topology":
         """Copy with one of the parallel a-b links removed."""
         topo = Topology()
         topo.asn, topo.origins, topo.allowas_in = self.asn, self.origins, self.allowas_in
@@ -55,7 +63,7 @@ class Topology:
         return topo
 
 
-def bgp_fib(topo, dest):
+def bgp_fib(topo: Topology, dest: str) -> Fib:
     """{router: set of next hops} towards ``dest``'s prefix: shortest loop-free AS paths."""
     paths = {dest: [frozenset([topo.asn[dest]])]}
     fib = {}
@@ -83,7 +91,8 @@ def bgp_fib(topo, dest):
     return fib
 
 
-def cbd_edges(fibs, origins, edges=None):
+def cbd_edges(fibs: Dict[str, Fib], origins: Iterable[str],
+              edges: Optional[Edges] = None) -> Edges:
     """Add to ``edges`` ({node: set(nodes)}) the buffer dependencies of traffic from every origin
     to every destination. ``fibs``: {dest: {router: next hops}}; a node is (router, came_from),
     came_from None for traffic injected by the router's own hosts."""
@@ -107,7 +116,7 @@ def cbd_edges(fibs, origins, edges=None):
     return edges
 
 
-def find_cycle(edges):
+def find_cycle(edges: Edges) -> Optional[List[Node]]:
     """A list of nodes forming a cycle in ``edges``, or None. Iterative Tarjan SCC."""
     index = {}
     low = {}
@@ -171,11 +180,11 @@ def _cycle_in(component, edges):
         order.append(node)
 
 
-def all_fibs(topo):
+def all_fibs(topo: Topology) -> Dict[str, Fib]:
     return dict((d, bgp_fib(topo, d)) for d in topo.origins)
 
 
-def analyse(topo, failures):
+def analyse(topo: Topology, failures: Iterable[Sequence[str]]) -> List[Dict[str, Any]]:
     """Deadlock analysis of ``topo`` and of each single-link failure in ``failures`` ((a, b)).
 
     Returns a list of findings {scenario, cycle, rerouted}; an empty list means acyclic."""
@@ -206,7 +215,8 @@ def analyse(topo, failures):
     return findings
 
 
-def describe_cycle(cycle, priority, port_of=None):
+def describe_cycle(cycle: Sequence[Node], priority: Any,
+                   port_of: Optional[Callable[[str, str], Optional[str]]] = None) -> str:
     """Readable cycle: 'spine1 (in from leaf2, prio 3) -> leaf2 (in from spine1, prio 3) -> ...';
     with ``port_of(router, neighbour)`` each hop names its ingress port too."""
     hops = []

@@ -8,7 +8,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Dict, List
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 from ansible_collections.roce.fabric.plugins.module_utils.checks.links import link_ends
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
 
@@ -38,7 +42,7 @@ def _differing_links(fab, devices):
 @rule("pfc-match", "ERROR",
       "on each device PFC is on exactly the lossless priorities (the ones with headroom), and "
       "PFC priorities are equal on both ends of every link, switch-switch and leaf-NIC")
-def check_pfc_match(fab, devices):
+def check_pfc_match(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for dev_a, where, dev_b, qa, qb in _differing_links(fab, devices):
         if qa["pfc_priorities"] != qb["pfc_priorities"]:
@@ -62,7 +66,7 @@ def check_pfc_match(fab, devices):
 @rule("lossless-class-match", "ERROR",
       "RoCE DSCP -> TC, lossless priorities and trust equal on both ends of every link; on "
       "each device the RoCE TC is the lossless class and carries ECN")
-def check_lossless_class(fab, devices):
+def check_lossless_class(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for dev_a, where, dev_b, qa, qb in _differing_links(fab, devices):
         la = (qa["lossless_priorities"], qa["roce_dscp"], qa["roce_tc"], qa["trust"])
@@ -89,7 +93,7 @@ def check_lossless_class(fab, devices):
 
 @rule("cnp-strict-lossy", "ERROR",
       "the CNP class is strict priority, without PFC and without ECN marking")
-def check_cnp(fab, devices):
+def check_cnp(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for dev in devices.values():
         for where, q in _qos_of(dev):
@@ -108,7 +112,7 @@ def check_cnp(fab, devices):
 @rule("pfc-watchdog", "ERROR",
       "watchdog on, poll <= detection and <= restoration, detection within SONiC's "
       "100-5000 ms")
-def check_pfc_watchdog(fab, devices):
+def check_pfc_watchdog(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for sw in switches(devices):
         wd = sw["pfc_watchdog"]

@@ -15,7 +15,10 @@ __metaclass__ = type
 
 from typing import Any, Callable, Dict, List, NamedTuple
 
-Check = Callable[[Any, Dict[str, dict]], List[dict]]     # (fabric, devices) -> findings
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    Device, Finding, SwitchIntent)
+
+Check = Callable[[Any, Dict[str, Device]], List[Finding]]     # (fabric, devices) -> findings
 
 
 class Rule(NamedTuple):
@@ -38,6 +41,6 @@ def rule(rule_id: str, severity: str, proves: str) -> Callable[[Check], Check]:
     return register
 
 
-def switches(devices: Dict[str, dict]) -> List[dict]:
+def switches(devices: Dict[str, Device]) -> List[SwitchIntent]:
     """The switch intents of the plan's devices."""
     return [d for d in devices.values() if d["kind"] == "switch"]

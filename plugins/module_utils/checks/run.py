@@ -12,12 +12,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List
+from typing import Dict, List
 
 # The rule modules register their rules on import.
 from ansible_collections.roce.fabric.plugins.module_utils.checks import (  # noqa: F401
     buffer, deadlock, ecmp, links, qos, tiers)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import RULES
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 
 # The order rules run and verdicts are listed in (and the docs table's).
 RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",
@@ -29,7 +31,7 @@ if set(RULE_IDS) != set(RULES):
                       % sorted(set(RULE_IDS) ^ set(RULES)))
 
 
-def run_all(fab: Any, devices: Dict[str, dict]) -> List[dict]:
+def run_all(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """Every rule's findings: errors first, then by rule, device and place (stable for review)."""
     out = []
     for rule_id in RULE_IDS:

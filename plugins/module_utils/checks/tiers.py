@@ -7,14 +7,18 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Dict, List, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    Device, Finding, PortIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 
 _v = errors.finding
 
 
-def tier_links(dev):
+def tier_links(dev: SwitchIntent) -> Tuple[List[PortIntent], List[PortIntent]]:
     """(down ports, up ports) of a switch: hosts/spines for a leaf, leaves/super-spines for a
     spine, spines/none for a super-spine."""
     below, above = fabric.DOWNLINK[dev["role"]], fabric.UPLINK.get(dev["role"])
@@ -27,7 +31,7 @@ def tier_links(dev):
       "host-facing Gb/s / uplink Gb/s <= `max_oversubscription` (1:1) on every leaf; "
       "leaf-facing / super-spine Gb/s <= `max_oversubscription_above_pod` on three-tier "
       "spines")
-def check_oversubscription(fab, devices):
+def check_oversubscription(fab: fabric.Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     limits = {"leaf": ("max_oversubscription", "add uplinks (links_per_leaf_spine) or spines"),
               "spine": ("max_oversubscription_above_pod", "add uplinks "
@@ -53,7 +57,7 @@ def check_oversubscription(fab, devices):
 @rule("port-map", "WARN",
       "every switch names its model (`roce_model`): without one its port names, lanes and "
       "aliases are generic, and no HWSKU is rendered")
-def check_port_map(fab, devices):
+def check_port_map(fab: fabric.Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """A switch without roce_model gets a generic port map: names, lanes and (SONiC) HWSKU no
     real switch is known to have, so the plan cannot vouch for its ports."""
     out = []

@@ -15,7 +15,7 @@ __metaclass__ = type
 DRAIN_OUT = "RF-DRAIN-OUT"    # EOS outbound route-map the render's RF-DRAIN-IN peers honour
 
 
-def eos_drained(config):
+def eos_drained(config: str) -> str:
     """The same config with the device draining: every neighbor's advertisements tagged GSHUT by
     an outbound route-map, so peers (inbound RF-DRAIN-IN, or any RFC 8326 speaker) prefer other
     paths before this device changes. Works on rendered files and on running-config text, indented
@@ -32,7 +32,7 @@ def eos_drained(config):
     return "\n".join(out) + "\n"
 
 
-def frr_drained(bgpd_conf):
+def frr_drained(bgpd_conf: str) -> str:
     """The same bgpd.conf with the device draining: ``bgp graceful-shutdown`` under its
     ``router bgp`` (FRR tags every advertisement GRACEFUL_SHUTDOWN and sets local-pref 0 on
     what it receives). Applying this instead of the plain file drains; the plain file undrains."""

@@ -15,6 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Dict, List
+
 # (top-level prefix, what it is): sections of the running config the deploy must keep as they are.
 PROTECTED = (
     ("interface Management", "management interface"),
@@ -37,7 +39,7 @@ PROTECTED = (
 )
 
 
-def sections(text):
+def sections(text: str) -> Dict[str, List[str]]:
     """{top-level line: [child lines, indentation kept]} of EOS CLI text; comments, blank lines
     and 'end' dropped. Tolerant: it never fails on what a running config may hold (banners)."""
     out, head = {}, None
@@ -60,7 +62,7 @@ def _kind(head):
     return None
 
 
-def lockout_risks(running, rendered):
+def lockout_risks(running: str, rendered: str) -> List[str]:
     """['<what> "<line>": removed' or '...: changed (-old, +new)'] for every protected section
     of ``running`` that ``rendered`` does not carry exactly; empty when the replace is safe."""
     have, want = sections(running), sections(rendered)

@@ -17,9 +17,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+from typing import Any, Dict, List, Optional, Tuple
 
 
-def intended(config_db, loopback_device="dummy"):
+def intended(config_db: Dict[str, Any],
+             loopback_device: str = "dummy") -> Dict[str, Dict[str, Any]]:
     """{netdev: {"mtu": int | None, "up": bool, "addresses": set, "loopback": bool}}.
 
     ``loopback_device``: "dummy" (SONiC: Loopback0 is a dummy netdev) or "lo" (the loopback
@@ -41,7 +43,7 @@ def intended(config_db, loopback_device="dummy"):
     return out
 
 
-def live(link_json, addr_json):
+def live(link_json: Optional[str], addr_json: Optional[str]) -> Dict[str, Dict[str, Any]]:
     """Parse ``ip -j link show`` and ``ip -j addr show``: {netdev: {mtu, up, addresses}};
     only global IPv4 addresses count (link-local IPv6 is the kernel's own)."""
     out = {}
@@ -57,7 +59,8 @@ def live(link_json, addr_json):
     return out
 
 
-def decide(want, have):
+def decide(want: Dict[str, Dict[str, Any]], have: Dict[str, Dict[str, Any]]
+           ) -> Tuple[List[List[str]], List[str]]:
     """(changes, missing): argv changes in a safe order (create, MTU, addresses, up), and the
     planned ports the box does not have."""
     changes, missing = [], []

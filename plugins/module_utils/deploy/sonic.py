@@ -21,6 +21,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Tuple
+
 # Tables whose every key comes from the plan: keys the plan no longer has are removed.
 OWNED_TABLES = frozenset((
     "BGP_NEIGHBOR", "BUFFER_PG", "BUFFER_PROFILE", "BUFFER_QUEUE", "DEVICE_NEIGHBOR",
@@ -36,13 +38,14 @@ PROTECTED_PREFIXES = ("MGMT_", "AAA", "TACPLUS", "RADIUS", "NTP", "SYSLOG", "SNM
                       "PASSW_HARDENING", "RESTAPI", "TELEMETRY", "GNMI", "FEATURE", "KDUMP")
 
 
-def pointer(*parts):
+def pointer(*parts: Any) -> str:
     """RFC 6901 JSON pointer; '~' and '/' in keys (INTERFACE "Ethernet0|198.18.64.0/31") are
     escaped as ~0 and ~1."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def config_patch(running, intended, owned=OWNED_TABLES):
+def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
+                 owned: AbstractSet[str] = OWNED_TABLES) -> List[Dict[str, Any]]:
     """RFC 6902 operations that turn ``running`` CONFIG_DB into one carrying ``intended``.
 
     Field-level where a key exists on both sides, so an MTU change does not rewrite the whole
@@ -91,7 +94,7 @@ def _fields(table, key, have, want, owned):
     return removes, writes
 
 
-def summarize(patch):
+def summarize(patch: List[Dict[str, Any]]) -> Dict[str, Dict[str, int]]:
     """{table: {"add": n, "replace": n, "remove": n}} for reports and diffs."""
     out = {}
     for op in patch:
@@ -101,7 +104,8 @@ def summarize(patch):
     return out
 
 
-def steps(checkpoint, patch_path, frr_path, vty_socket=None):
+def steps(checkpoint: str, patch_path: str, frr_path: str,
+          vty_socket: Optional[str] = None) -> Dict[str, List[str]]:
     """The deploy sequence as argv lists: checkpoint, dry run, apply, FRR, save; and the way
     back. FRR is applied with frr-reload.py, which diffs against ``show running-config`` and
     emits the ``no`` lines a plain ``vtysh -f`` would miss."""
@@ -120,7 +124,7 @@ def steps(checkpoint, patch_path, frr_path, vty_socket=None):
     }
 
 
-def rollback_needed(results):
+def rollback_needed(results: Iterable[Tuple[str, int]]) -> bool:
     """Whether a failed deploy must roll back: once anything past the dry run ran (the dry run
     changes nothing), a failure leaves a half-applied switch. ``results``: [(step, rc)] in
     order."""

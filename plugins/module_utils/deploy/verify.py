@@ -14,6 +14,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, List
+
 
 def _peers(summary):
     """{address: {"state": ...}} from FRR (``peers``, or under ``ipv4Unicast``) or from EOS
@@ -26,7 +28,7 @@ def _peers(summary):
     return (summary.get("ipv4Unicast") or {}).get("peers", {})
 
 
-def routes_list(routes):
+def routes_list(routes: Any) -> List[Dict[str, Any]]:
     """Kernel ``ip -j route show`` rows as they are; EOS ``show ip route | json``
     (``vrfs.default.routes``: prefix -> ``vias``) as the same rows."""
     if isinstance(routes, dict):
@@ -42,7 +44,8 @@ def _nexthops(route):
     return 1 if route.get("gateway") or route.get("dev") else 0
 
 
-def check(targets_, bgp_summary, routes, sessions="established", prefixes="all"):
+def check(targets_: Dict[str, Any], bgp_summary: Any, routes: Any, sessions: str = "established",
+          prefixes: str = "all") -> Dict[str, Any]:
     """Rows {device, check, item, expected, actual, ok} and a verdict.
 
     ``sessions``: "established" (every planned neighbour up) or "configured" (bgpd knows every

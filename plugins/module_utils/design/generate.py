@@ -15,6 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 
@@ -32,7 +34,9 @@ def _names(prefix, fmt, count):
     return [prefix + fmt % i for i in range(count)]
 
 
-def clos(gpus, radix=64, planes=1, nics_per_host=8, speed_gbps=400, platforms="mixed"):
+def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
+         speed_gbps: int = 400, platforms: str = "mixed"
+         ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]], Dict[str, Any]]:
     """(groups, hostvars, size) for ``gpus`` GPU ports at ``radix``, one NIC per GPU."""
     errors.choice("platforms", platforms, PLATFORM_MIXES)
     size = sizing.size_fabric(gpus, radix, planes)

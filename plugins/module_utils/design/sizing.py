@@ -12,6 +12,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 
@@ -19,7 +21,7 @@ def _ceil(a, b):
     return -(-a // b)
 
 
-def size_fabric(gpus, radix, planes=1):
+def size_fabric(gpus: int, radix: int, planes: int = 1) -> Dict[str, Any]:
     """Switch counts and ECMP widths for ``gpus`` at ``radix`` ports per switch, over
     ``planes`` independent planes (totals; ``per_plane`` holds one plane's counts)."""
     p = errors.number("planes", planes, 1, 64, "planes", None, integer=True)

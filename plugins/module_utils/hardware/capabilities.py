@@ -13,6 +13,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, Optional
+
 # SONiC DEVICE_METADATA.type by tier: GPU top-of-rack leaves are T0 (ToRRouter), the spines
 # above them T1 (LeafRouter), super-spines T2 (SpineRouter); the type picks buffers_config.j2's
 # t0/t1 templates (sonic.md §1.2).
@@ -35,7 +37,8 @@ EOS_HASH_FIELDS = {"src_ip": "source-ip", "dst_ip": "destination-ip",
 EOS_SEED_RANGE = (0, 5)
 
 
-def ecmp(platform, family, role, want):
+def ecmp(platform: str, family: Optional[str], role: str,
+         want: Dict[str, Any]) -> Dict[str, Any]:
     """Rendered ECMP settings of one switch: seed (and where it comes from), hash fields,
     adaptive routing, and ``not_rendered`` notes for requested settings the platform lacks."""
     notes = []

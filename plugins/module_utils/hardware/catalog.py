@@ -17,6 +17,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from collections import namedtuple
+from typing import Any, Dict, List, Optional
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
@@ -222,7 +223,7 @@ _FAMILY_REASON = {
 }
 
 
-def check_platform(asic, platform, host=None):
+def check_platform(asic: "AsicProfile", platform: str, host: Optional[str] = None) -> None:
     """Refuse an ASIC the platform does not run or the renderer does not cover completely."""
     family = asic.value("family")
     if family not in PLATFORM_FAMILIES[platform]:
@@ -246,21 +247,21 @@ SONIC_ASIC_TABLE_18913FA = {
 class AsicProfile:
     """One ASIC's facts after inventory overrides; ``value(key)`` and ``source(key)``."""
 
-    def __init__(self, name, facts):
+    def __init__(self, name: str, facts: Dict[str, Fact]) -> None:
         self.name = name
         self.facts = facts
 
-    def value(self, key):
+    def value(self, key: str) -> Any:
         return self.facts[key].value
 
-    def source(self, key):
+    def source(self, key: str) -> str:
         return self.facts[key].source
 
-    def unverified(self):
+    def unverified(self) -> List[str]:
         """Names of the facts this profile uses that no verified source backs."""
         return sorted(k for k, f in self.facts.items() if not f.verified and f.value is not None)
 
-    def require(self, key, host=None):
+    def require(self, key: str, host: Optional[str] = None) -> Any:
         """The value of ``key``; a clear error when the catalog has none and no override gave one."""
         value = self.value(key)
         if value is None:
@@ -271,7 +272,8 @@ class AsicProfile:
         return value
 
 
-def asic_profile(name, overrides=None, host=None):
+def asic_profile(name: str, overrides: Optional[Dict[str, Any]] = None,
+                host: Optional[str] = None) -> AsicProfile:
     """Return the AsicProfile for catalog ASIC ``name`` with inventory ``overrides`` applied.
     Both passed the input gate (inputs/schema.py: roce_asic, roce_asic_overrides) or the filter
     plugin's own guard; they are trusted here."""
@@ -284,13 +286,13 @@ def asic_profile(name, overrides=None, host=None):
     return AsicProfile(name, facts)
 
 
-def pause_quanta(speed_gbps, host=None):
+def pause_quanta(speed_gbps: int, host: Optional[str] = None) -> int:
     """IEEE response time of the link partner in pause quanta for ``speed_gbps``."""
     errors.choice("speed_gbps", speed_gbps, SPEEDS_GBPS, host)
     return PAUSE_QUANTA_IEEE[speed_gbps].value
 
 
-def interface_delay_bt(speed_gbps, host=None):
+def interface_delay_bt(speed_gbps: int, host: Optional[str] = None) -> int:
     """PHY/MAC delay of one end in bit times for ``speed_gbps`` (LM §1.1 #3)."""
     errors.choice("speed_gbps", speed_gbps, SPEEDS_GBPS, host)
     return INTERFACE_DELAY_BT[speed_gbps].value

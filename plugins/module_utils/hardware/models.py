@@ -18,6 +18,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from collections import namedtuple
+from typing import List, Optional, Tuple
 
 Mode = namedtuple("Mode", "name ports speeds")
 
@@ -137,7 +138,7 @@ MODELS = {
 }
 
 
-def mode_for(model, speed_gbps):
+def mode_for(model: str, speed_gbps: int) -> Optional[Mode]:
     """The breakout a cage of ``model`` takes for ports of ``speed_gbps``: the mode with that
     native speed (most ports per cage first), else one that runs it; None if none does."""
     modes = MODELS[model]["modes"]
@@ -147,11 +148,12 @@ def mode_for(model, speed_gbps):
     return best[0] if best else None
 
 
-def port_count(model, mode):
+def port_count(model: str, mode: Mode) -> int:
     return len(MODELS[model]["first_lanes"]) * mode.ports
 
 
-def port(model, platform, mode, index):
+def port(model: str, platform: str, mode: Mode,
+         index: int) -> Tuple[str, str, Optional[str], int, int]:
     """Name, lanes (text), alias, cage index (1-based) and lanes per port of front-panel port
     ``index`` (0-based, cage-major) of ``model`` in breakout ``mode``."""
     m = MODELS[model]
@@ -170,7 +172,7 @@ def port(model, platform, mode, index):
     return name, lanes, alias, cage + 1, per
 
 
-def parse(model, platform, mode, name):
+def parse(model: str, platform: str, mode: Mode, name: str) -> Optional[int]:
     """The index of the front-panel port called ``name``, or None if the model has none."""
     m = MODELS[model]
     per = m["cage_lanes"] // mode.ports
@@ -189,11 +191,12 @@ def parse(model, platform, mode, name):
     return cage * mode.ports + sub
 
 
-def names():
+def names() -> List[str]:
     return sorted(MODELS)
 
 
-def pg_row(model, hwsku, speed_gbps, cable_m):
+def pg_row(model: str, hwsku: str, speed_gbps: int,
+           cable_m: float) -> Optional[Tuple[int, Tuple[int, int, int]]]:
     """The HWSKU's pg_profile_lookup.ini row for a port: the shortest table cable at least as
     long as ``cable_m`` (SONiC's CABLE_LENGTH is then that class). (cable class, (size, xon,
     xoff)) or None when the table has no such row."""

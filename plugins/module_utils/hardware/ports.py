@@ -14,10 +14,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Optional, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
 
 
-def port_name(platform, index, step):
+def port_name(platform: str, index: int, step: int) -> str:
     """Name of front-panel port ``index`` (0-based)."""
     if platform == "eos":
         return "Ethernet%d/1" % (index + 1)
@@ -27,7 +29,8 @@ def port_name(platform, index, step):
 _LANE_MAPS = {}
 
 
-def lane_map(platform, index, step, speed_gbps, serdes_gbps, name):
+def lane_map(platform: str, index: int, step: int, speed_gbps: Optional[int],
+             serdes_gbps: int, name: str) -> Tuple[str, str]:
     """(lanes, alias) of port ``index``: lanes from the first lane the name encodes, as many as
     the speed needs at the ASIC's SerDes rate. SONiC names a port by its first lane, so lanes
     cannot reach the next name; EOS front-panel ports (OSFP) carry up to 8 lanes. Cached: every
@@ -41,7 +44,7 @@ def lane_map(platform, index, step, speed_gbps, serdes_gbps, name):
     return _LANE_MAPS[key]
 
 
-def port_range(platform, count, step):
+def port_range(platform: str, count: int, step: int) -> str:
     """'Ethernet0 .. Ethernet504': the names of a switch's ``count`` ports, for messages."""
     return "%s .. %s" % (port_name(platform, 0, step), port_name(platform, count - 1, step))
 
@@ -52,18 +55,21 @@ class PortMap:
 
     _shared = {}
 
-    def __init__(self, platform, count, model=None, mode=None, step=8, serdes_gbps=50):
+    def __init__(self, platform: str, count: int, model: Optional[str] = None,
+                 mode: Optional[models.Mode] = None, step: int = 8,
+                 serdes_gbps: int = 50) -> None:
         self.platform, self.count, self.model, self.mode = platform, count, model, mode
         self.step, self.serdes_gbps = step, serdes_gbps
         self._ports = {}
 
     @classmethod
-    def shared(cls, *args):
+    def shared(cls, *args: Any) -> "PortMap":
         if args not in cls._shared:
             cls._shared[args] = cls(*args)
         return cls._shared[args]
 
-    def port(self, index, speed_gbps):
+    def port(self, index: int,
+             speed_gbps: Optional[int]) -> Tuple[str, str, Optional[str], int, int]:
         key = (index, speed_gbps if self.model is None else None)
         if key not in self._ports:
             if self.model is not None:
@@ -75,7 +81,7 @@ class PortMap:
                 self._ports[key] = (name, lanes, alias, index + 1, len(lanes.split(",")))
         return self._ports[key]
 
-    def index_of(self, name):
+    def index_of(self, name: str) -> Optional[int]:
         """Index of the port called ``name``, or None."""
         if self.model is not None:
             index = models.parse(self.model, self.platform, self.mode, name)
@@ -85,7 +91,7 @@ class PortMap:
                 return index
         return None
 
-    def describe(self):
+    def describe(self) -> str:
         """'Ethernet0 .. Ethernet508 (sn5600, 2x400G)' for messages."""
         first, last = self.port(0, None)[0], self.port(self.count - 1, None)[0]
         where = " (%s, %s)" % (self.model, self.mode.name) if self.model else ""

@@ -17,13 +17,15 @@ __metaclass__ = type
 
 import json
 import os
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.host import (
     netdev, parse, rdma as rdma_side, stacks)
-from ansible_collections.roce.fabric.plugins.module_utils.host.changes import change
+from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
+    Change, ListDir, Read, Run, change)
 
 
-def read_file(path):
+def read_file(path: str) -> Optional[str]:
     """Contents of ``path``, or None when it does not exist or cannot be read."""
     try:
         with open(path) as handle:
@@ -32,7 +34,7 @@ def read_file(path):
         return None
 
 
-def list_dir(path):
+def list_dir(path: str) -> Optional[List[str]]:
     """Entries of directory ``path``, or None."""
     try:
         return os.listdir(path)
@@ -45,7 +47,7 @@ def _output(run, argv):
     return out if rc == 0 else (err or "not supported")
 
 
-def gather(name, run, read, listdir):
+def gather(name: str, run: Run, read: Read, listdir: ListDir) -> Optional[Dict[str, Any]]:
     """Facts of interface ``name``: driver stack, RDMA device, NUMA, channels, pause, DCB (APP
     table, ETS, PFC, DCBX mode), private flags, MTU and the RDMA side."""
     base = "/sys/class/net/%s" % name
@@ -96,7 +98,7 @@ def gather(name, run, read, listdir):
     return facts
 
 
-def gather_addresses(name, run):
+def gather_addresses(name: str, run: Run) -> List[str]:
     """Addresses on ``name`` as 'ip/len'."""
     rc, out, _err = run(["ip", "-j", "addr", "show", "dev", name])
     addrs = []
@@ -108,19 +110,19 @@ def gather_addresses(name, run):
     return addrs
 
 
-def gather_rules(run):
+def gather_rules(run: Run) -> List[Tuple[Any, str, Any]]:
     rc, out, _err = run(["ip", "-j", "rule", "show"])
     rules = json.loads(out) if rc == 0 and out.strip() else []
     return [(r.get("src"), str(r.get("table")), r.get("priority")) for r in rules]
 
 
-def gather_default_route(table, run):
+def gather_default_route(table: Any, run: Run) -> List[Tuple[Any, Any]]:
     rc, out, _err = run(["ip", "-j", "route", "show", "table", str(table), "default"])
     routes = json.loads(out) if rc == 0 and out.strip() else []
     return [(r.get("gateway"), r.get("dev")) for r in routes]
 
 
-def plan_interface(want, have, run):
+def plan_interface(want: Dict[str, Any], have: Dict[str, Any], run: Run) -> List[Change]:
     """Every decision for one interface, in its stack's vendor order: ``want`` is the nic
     module's interface entry, ``have`` its gathered facts. Shared by the nic module and
     roce-check."""
@@ -144,7 +146,7 @@ def plan_interface(want, have, run):
     return stacks.ordered(stack, todo)
 
 
-def routing_changes(desired, run):
+def routing_changes(desired: Dict[str, Any], run: Run) -> List[Change]:
     """Address, policy rule and per-NIC default route (host-nic.md §4), as argv changes."""
     name, table = desired["name"], desired["route_table"]
     addr, gateway = desired["address"], desired["gateway"]
@@ -163,7 +165,8 @@ def routing_changes(desired, run):
     return out
 
 
-def apply(item, run, makedirs=os.mkdir):
+def apply(item: Change, run: Run,
+          makedirs: Callable[[str], Any] = os.mkdir) -> Optional[str]:
     """Carry out one change: its argv, or its sysfs/configfs write. Returns an error or None."""
     if item["argv"]:
         rc, out, err = run(item["argv"])
@@ -184,7 +187,8 @@ def apply(item, run, makedirs=os.mkdir):
     return None
 
 
-def read_back(wants, run, read, listdir):
+def read_back(wants: Iterable[Dict[str, Any]], run: Run, read: Read,
+              listdir: ListDir) -> List[str]:
     """After the changes: every planned interface gathered and decided again. Whatever still
     differs was refused, whatever any tool said: one line per setting with the planned and the
     read-back value. Empty when everything reads back as planned."""
@@ -209,7 +213,8 @@ HW_COUNTERS = ("np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "r
                "out_of_sequence", "packet_seq_err", "local_ack_timeout_err")
 
 
-def counters(name, priorities, rdma, run, read, listdir):
+def counters(name: str, priorities: Iterable[int], rdma: Optional[str], run: Run, read: Read,
+             listdir: ListDir) -> Dict[str, Any]:
     """{counter: value} of the lossless path of ``name``; empty when the NIC reports none."""
     rc, out, _err = run(["ethtool", "-S", name])
     stats = parse.parse_ethtool_stats(out) if rc == 0 else {}

@@ -13,6 +13,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import re
+from typing import Any, Dict, List, Optional, Tuple
 
 KEYS = ("NCCL_IB_TC", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_IB_QPS_PER_CONNECTION",
         "NCCL_CROSS_NIC", "NCCL_IB_ADAPTIVE_ROUTING", "NCCL_SOCKET_IFNAME")
@@ -20,7 +21,8 @@ MIN_NCCL_GID_AUTO = "2.21.5"     # NCCL commit ab2b89c4: GID index default -1 (a
 KERNEL_NAMES = re.compile(r"^(mlx5|bnxt_re|irdma)_?\d+$")     # names the kernel numbers
 
 
-def settings(host_plan, facts):
+def settings(host_plan: Dict[str, Any],
+             facts: Dict[str, Any]) -> Tuple[Dict[str, Any], List[str]]:
     """(settings, notes). NCCL_IB_HCA as exact ``=dev:port`` names of the planned NICs;
     NCCL_IB_GID_INDEX pinned only when every NIC has its planned address as a RoCE v2 GID at
     the same index (host-nic.md §3); notes say why a variable was left to NCCL, and what a
@@ -69,13 +71,13 @@ def _lines(host_plan, facts):
     return head, ["%s=%s" % (k, values[k]) for k in KEYS if values.get(k) is not None]
 
 
-def conf_text(host_plan, facts=None):
+def conf_text(host_plan: Dict[str, Any], facts: Optional[Dict[str, Any]] = None) -> str:
     """/etc/nccl.conf (KEY=value, NCCL's misc/param.cc format)."""
     head, body = _lines(host_plan, facts or {})
     return "\n".join(head + body) + "\n"
 
 
-def env_text(host_plan, facts=None):
+def env_text(host_plan: Dict[str, Any], facts: Optional[Dict[str, Any]] = None) -> str:
     """The same variables as an environment file for containers (`docker run --env-file`, a
     Kubernetes ConfigMap's data, systemd EnvironmentFile=): KEY=value lines, # comments."""
     head, body = _lines(host_plan, facts or {})

@@ -10,14 +10,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
-    change, unsupported)
+    Change, change, unsupported)
 
 ROCE_UDP_PORT = 4791      # RoCEv2 (IBTA annex A17)
 TCS = 8
 
 
-def channel_target(channels, numa_local_cpus, override=None):
+def channel_target(channels: Dict[str, Any], numa_local_cpus: Sequence[int],
+                   override: Optional[int] = None) -> Tuple[str, Optional[int]]:
     """Channels to set: min(driver maximum, NIC-local cores), or the override.
 
     Drivers cap channels at their maximum (mlx5: ~completion EQs / online CPUs), so the folk
@@ -35,7 +38,7 @@ def channel_target(channels, numa_local_cpus, override=None):
     return kind, min(limit, want)
 
 
-def ets_target(ets, ets_cap):
+def ets_target(ets: Dict[str, Any], ets_cap: Optional[int]) -> Dict[str, Dict[int, Any]]:
     """{"prio_tc", "tc_tsa", "tc_bw"} (8 entries each) for the plan's ``ets`` (roce_priority,
     cnp_priority, roce_bw, default_bw): the CNP class strict, RoCE and everything else weighted
     as the switches schedule them (host-nic.md §1.1). With as many TCs as priorities each class
@@ -57,7 +60,7 @@ def _map_args(mapping):
     return ["%d:%s" % (k, mapping[k]) for k in sorted(mapping)]
 
 
-def decide(desired, current, stack):
+def decide(desired: Dict[str, Any], current: Dict[str, Any], stack: str) -> List[Change]:
     """Netdev-side changes of one NIC (the caller orders them by stacks.ordered)."""
     name = desired["name"]
     out = []
@@ -136,7 +139,8 @@ def _dcb(desired, current, stack, blocked):
     return out
 
 
-def decide_pfc(name, want, pfc, cable_m=None):
+def decide_pfc(name: str, want: Iterable[int], pfc: Optional[Dict[str, Any]],
+               cable_m: Optional[float] = None) -> List[Change]:
     """PFC on exactly the plan's priorities; on mlx5 also the cable length its PFC headroom is
     sized for (``delay``, metres; the driver's default is 7 m - en_dcbnl.c). Written only when
     either differs: a PFC write bounces an mlx5 link (host-nic.md §0 #5)."""

@@ -17,12 +17,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+from typing import Any, Callable, Dict, Iterable, List, Set
 
 RULE_PRIORITY_BASE = 1000       # as live.routing_changes: priority 1000 + table
 MANAGED_FILE = "# roce.fabric: %s - rendered from the plan, do not edit\n"
 
 
-def detect(exists, running):
+def detect(exists: Callable[[str], bool], running: Callable[[str], bool]) -> str:
     """networkd, networkmanager, ifupdown or none; ``running(name)`` says whether a process of
     that name runs, ``exists(path)`` whether a path exists."""
     if running("systemd-networkd"):
@@ -34,7 +35,7 @@ def detect(exists, running):
     return "none"
 
 
-def running_processes(proc="/proc"):
+def running_processes(proc: str = "/proc") -> Set[str]:
     """The names (comm, 15 characters at most) of the processes running here."""
     names = set()
     for pid in os.listdir(proc):
@@ -47,7 +48,7 @@ def running_processes(proc="/proc"):
     return names
 
 
-def files(manager, nic):
+def files(manager: str, nic: Dict[str, Any]) -> Dict[str, str]:
     """{path: text} of ``nic`` (name, address, gateway, route_table, mtu_bytes) for
     ``manager``; nothing for none (the boot-time re-apply unit sets them)."""
     name, table = nic["name"], nic["route_table"]
@@ -88,7 +89,7 @@ def files(manager, nic):
     return {}
 
 
-def reload_commands(manager, names):
+def reload_commands(manager: str, names: Iterable[str]) -> List[List[str]]:
     """How the manager takes the new files: argv lists, in order."""
     if manager == "networkd":
         return [["networkctl", "reload"]] + [["networkctl", "reconfigure", n] for n in names]

@@ -11,9 +11,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+from typing import Any, Dict, List, Optional, Set
 
 
-def parse_ethtool_channels(text):
+def parse_ethtool_channels(text: str) -> Dict[str, Dict[str, Optional[int]]]:
     """`ethtool -l IF` -> {"max": {rx, tx, other, combined}, "current": {...}}; n/a -> None."""
     out = {"max": {}, "current": {}}
     section = None
@@ -29,7 +30,7 @@ def parse_ethtool_channels(text):
     return out
 
 
-def parse_ethtool_pause(text):
+def parse_ethtool_pause(text: str) -> Optional[Dict[str, bool]]:
     """`ethtool -a IF` -> {"autoneg", "rx", "tx"} booleans, or None when not supported."""
     if "not supported" in text.lower():
         return None
@@ -43,7 +44,7 @@ def parse_ethtool_pause(text):
     return out or None
 
 
-def parse_ethtool_driver(text):
+def parse_ethtool_driver(text: str) -> Dict[str, Optional[str]]:
     """`ethtool -i IF` -> {"driver", "version", "firmware", "bus_info"}."""
     fields = {}
     for line in text.splitlines():
@@ -55,7 +56,7 @@ def parse_ethtool_driver(text):
             "bus_info": fields.get("bus-info") or None}
 
 
-def parse_ethtool_priv_flags(text):
+def parse_ethtool_priv_flags(text: str) -> Dict[str, bool]:
     """`ethtool --show-priv-flags IF` ("fw-lldp-agent   : off") -> {flag: bool}; {} if none."""
     out = {}
     for line in text.splitlines():
@@ -65,7 +66,7 @@ def parse_ethtool_priv_flags(text):
     return out
 
 
-def parse_ethtool_stats(text):
+def parse_ethtool_stats(text: str) -> Dict[str, int]:
     """`ethtool -S IF` -> {name: int}."""
     out = {}
     for line in text.splitlines():
@@ -79,7 +80,7 @@ def _unsupported(text):
     return "not supported" in text.lower() or "operation not supported" in text.lower()
 
 
-def parse_dcb_app(text):
+def parse_dcb_app(text: Optional[str]) -> Optional[Dict[str, Dict[int, int]]]:
     """`dcb -j app show dev IF` -> {"dscp_prio": {dscp: prio}, "dgram_port_prio": {port:
     prio}}; None when DCB is not supported. dcb_app.c prints each table as an array of
     [key, prio] pairs, and {} for an empty APP table."""
@@ -104,7 +105,7 @@ def _maps(text):
     return out
 
 
-def parse_dcb_pfc(text):
+def parse_dcb_pfc(text: Optional[str]) -> Optional[Dict[str, Any]]:
     """`dcb pfc show dev IF` (dcb_pfc.c text: "pfc-cap 8 macsec-bypass off delay 7" /
     "prio-pfc 0:off ... 3:on ...") -> {"pfc_cap", "delay", "enabled": [prio]}; None without DCB.
     On mlx5 ``delay`` is the cable length in metres its headroom is sized for."""
@@ -120,7 +121,7 @@ def parse_dcb_pfc(text):
     return out
 
 
-def parse_dcb_ets(text):
+def parse_dcb_ets(text: Optional[str]) -> Optional[Dict[str, Any]]:
     """`dcb ets show dev IF` (dcb_ets.c text: "willing off ets-cap 8 cbs off" / "tc-bw 0:50 ..."
     / "tc-tsa 0:ets ... 6:strict" / "prio-tc 0:0 ...") -> {"tc_bw", "tc_tsa", "prio_tc"} as
     {index: value}; None without DCB."""
@@ -133,7 +134,7 @@ def parse_dcb_ets(text):
             "tc_tsa": maps.get("tc-tsa", {}), "prio_tc": maps.get("prio-tc", {})}
 
 
-def parse_dcb_dcbx(text):
+def parse_dcb_dcbx(text: Optional[str]) -> Optional[Set[str]]:
     """`dcb dcbx show dev IF` (dcb_dcbx.c: the set flags, "host ieee" or "lld-managed ieee") ->
     set of flags; None when the device has no DCBX attribute."""
     if _unsupported(text):
@@ -142,7 +143,7 @@ def parse_dcb_dcbx(text):
     return flags if flags <= {"host", "lld-managed", "cee", "ieee", "static"} and flags else None
 
 
-def parse_int(text):
+def parse_int(text: Optional[str]) -> Optional[int]:
     """A sysfs/configfs/debugfs number: decimal ("48"), hex ("0x30", bnxt_re configfs prints
     %#x) or "Global tclass=106" (MLNX_OFED tc/1/traffic_class). None when empty or absent."""
     if text is None:
@@ -154,7 +155,7 @@ def parse_int(text):
         return None
 
 
-def parse_cpulist(cpulist):
+def parse_cpulist(cpulist: Optional[str]) -> List[int]:
     """'0-3,8' -> [0, 1, 2, 3, 8] (sysfs cpulist / smp_affinity_list format)."""
     cpus = []
     for part in (cpulist or "").strip().split(","):

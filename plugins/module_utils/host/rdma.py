@@ -26,16 +26,19 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils.host import parse
 from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
-    unsupported, write)
+    Change, ListDir, Read, unsupported, write)
 
 CONFIGFS = "/sys/kernel/config"
 DEBUGFS = "/sys/kernel/debug"
 ROCE_V2 = "RoCE v2"
 
 
-def gather(name, stack, rdma, pci, read, listdir):
+def gather(name: str, stack: str, rdma: Optional[str], pci: Optional[str], read: Read,
+           listdir: ListDir) -> Dict[str, Any]:
     """RDMA-side facts of interface ``name`` (``rdma``: its RDMA device or None)."""
     net = "/sys/class/net/%s" % name
     out = {"trust": None, "ecn": None, "cnp": None, "roce_tos": None, "traffic_class": None,
@@ -72,7 +75,7 @@ def gather(name, stack, rdma, pci, read, listdir):
     return out
 
 
-def gids(rdma, name, read, listdir):
+def gids(rdma: str, name: str, read: Read, listdir: ListDir) -> List[Tuple[int, str]]:
     """RoCE v2 / IPv4 GIDs of port 1 bound to ``name``: [(index, "a.b.c.d")] (the entries
     NCCL's GID auto-selection and show_gids look at, host-nic.md §3, §7)."""
     port = "/sys/class/infiniband/%s/ports/1" % rdma
@@ -92,7 +95,7 @@ def _index(entry):
     return int(entry) if entry.isdigit() else -1
 
 
-def ipv4_of_gid(gid):
+def ipv4_of_gid(gid: str) -> Optional[str]:
     """'0000:0000:0000:0000:0000:ffff:c612:4001' -> '198.18.64.1' (IPv4-mapped), else None."""
     words = (gid or "").strip().split(":")
     if len(words) != 8 or words[:6] != ["0000"] * 5 + ["ffff"]:
@@ -101,7 +104,7 @@ def ipv4_of_gid(gid):
     return ".".join(str((value >> s) & 255) for s in (24, 16, 8, 0))
 
 
-def irqs(net, read, listdir):
+def irqs(net: str, read: Read, listdir: ListDir) -> Optional[Dict[int, List[int]]]:
     """{irq: [cpus]} of the NIC's PCI device (device/msi_irqs, any driver); None for a netdev
     without MSI vectors (veth)."""
     vectors = listdir(net + "/device/msi_irqs")
@@ -111,7 +114,8 @@ def irqs(net, read, listdir):
                 for v in vectors if v.isdigit())
 
 
-def decide(want, have, stack, rdma, pci, facts):
+def decide(want: Dict[str, Any], have: Dict[str, Any], stack: str, rdma: Optional[str],
+           pci: Optional[str], facts: Dict[str, Any]) -> List[Change]:
     """Changes for trust, CNP, ECN, RoCE ToS, OFED traffic_class and IRQ affinity."""
     name = want["name"]
     net = "/sys/class/net/%s" % name
@@ -221,7 +225,8 @@ def _roce_tos(tos, stack, rdma, facts):
     return out
 
 
-def decide_irqs(name, vectors, local_cpus):
+def decide_irqs(name: str, vectors: Optional[Dict[int, List[int]]],
+                local_cpus: Sequence[int]) -> List[Change]:
     """Every NIC IRQ on a NIC-local CPU (host-nic.md §2.2). IRQs already inside the local set
     are left alone (mlx5 spreads them locally itself); strays go round-robin over it."""
     if vectors is None:

@@ -18,6 +18,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Callable, Dict, Iterable, List, Optional
+
 OFED_MARKERS = ("/sys/class/net/{net}/ecn", "/sys/class/infiniband/{rdma}/tc/1/traffic_class")
 BNXT_CONFIGFS = "/sys/kernel/config/bnxt_re"
 
@@ -108,7 +110,8 @@ COMMON = [
 ]
 
 
-def detect(driver, exists, net, rdma):
+def detect(driver: Optional[str], exists: Callable[[str], bool], net: str,
+           rdma: Optional[str]) -> str:
     """The stack of netdev ``net`` (its RDMA device ``rdma`` or None) with ``driver``;
     ``exists(path)`` says whether a path exists."""
     if driver == "mlx5_core":
@@ -121,14 +124,14 @@ def detect(driver, exists, net, rdma):
     return "no-dcb"
 
 
-def ordered(stack, changes):
+def ordered(stack: str, changes: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """``changes`` in the order the stack's vendor applies them (stable within a setting)."""
     order = ORDER.get(stack, ORDER["no-dcb"])
     rank = dict((s, i) for i, s in enumerate(order))
     return sorted(changes, key=lambda c: rank.get(c["setting"], len(order)))
 
 
-def doc_table():
+def doc_table() -> List[str]:
     """The Markdown per-stack table of docs/hosts.md."""
     lines = ["| stack | setting | how | persists | needs |", "|---|---|---|---|---|"]
     for stack in ("mlx5-inbox", "mlx5-ofed", "bnxt-broadcom", "bnxt-upstream", "ice"):

@@ -14,6 +14,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Iterable, List, Optional, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 FIELD = "roce_eos_base_config"
@@ -26,7 +28,7 @@ OWNED_PREFIXES = ("hostname", "service routing protocols", "qos ", "priority-flo
 OWNED_EXACT = ("ip routing", "end")
 
 
-def base_config(dev_name, port_names, text):
+def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -> List[str]:
     """The base config lines of switch ``dev_name`` (trailing blanks and blank lines dropped), or
     raise RoceInputError naming the offending line."""
     if text is None:
@@ -52,7 +54,7 @@ def base_config(dev_name, port_names, text):
     return lines
 
 
-def parse_blocks(text):
+def parse_blocks(text: str) -> List[Tuple[str, List[Any]]]:
     """Parse EOS CLI into (line, children) blocks by indentation; raise ValueError on a child
     indented under nothing, an indentation jump of more than one level, tabs, or text after
     'end'. Indentation unit is 3 spaces (EOS running-config style)."""

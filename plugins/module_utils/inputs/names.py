@@ -14,6 +14,7 @@ __metaclass__ = type
 
 import os
 import re
+from typing import Any, Optional
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
@@ -62,26 +63,26 @@ GRAMMARS = {
 _COMPILED = dict((k, re.compile(v[0])) for k, v in GRAMMARS.items())
 
 
-def pattern(grammar):
+def pattern(grammar: str) -> str:
     return GRAMMARS[grammar][0]
 
 
-def allowed(grammar):
+def allowed(grammar: str) -> str:
     return GRAMMARS[grammar][1]
 
 
-def matches(grammar, value):
+def matches(grammar: str, value: Any) -> bool:
     return isinstance(value, str) and _COMPILED[grammar].fullmatch(value) is not None
 
 
-def check(grammar, field, value, host=None):
+def check(grammar: str, field: str, value: Any, host: Optional[str] = None) -> str:
     """Return ``value`` if it is a string of ``grammar``, else raise RoceInputError."""
     if not matches(grammar, value):
         raise errors.RoceInputError(field, value, allowed(grammar), host)
     return value
 
 
-def confined_path(root, rel):
+def confined_path(root: str, rel: str) -> str:
     """``root``/``rel`` if it stays inside ``root`` (no '..', absolute part or link out)."""
     real_root = os.path.realpath(root)
     path = os.path.realpath(os.path.join(real_root, rel))

@@ -18,7 +18,6 @@ __metaclass__ = type
 import copy
 from typing import Any, Dict, List, Tuple
 
-
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 

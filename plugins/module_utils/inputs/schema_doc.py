@@ -10,6 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+from typing import Callable, Dict, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names, schema, validate
 
@@ -49,7 +50,7 @@ def _rows(path, sub, applies, out):
                 _rows("%s.%s.%s" % (path, key, child_key), child, applies, out)
 
 
-def input_table():
+def input_table() -> str:
     out = ["| variable / key | set on | allowed | default | meaning |", "|---|---|---|---|---|"]
     for name, sub, applies in schema.variables():
         if name in schema.REQUIRED_SWITCH_VARS:
@@ -58,7 +59,7 @@ def input_table():
     return "\n".join(out)
 
 
-def grammar_table():
+def grammar_table() -> str:
     out = ["| grammar | pattern | allowed |", "|---|---|---|"]
     for name, (pattern, allowed) in names.GRAMMARS.items():
         out.append("| %s | `%s` | %s |" % (name, _cell(pattern), _cell(allowed)))
@@ -69,7 +70,8 @@ SECTIONS = {"input schema": ("plugins/module_utils/inputs/schema.py", input_tabl
             "name grammar": ("plugins/module_utils/inputs/names.py", grammar_table)}
 
 
-def update(text, sections=None):
+def update(text: str,
+           sections: Optional[Dict[str, Tuple[str, Callable[[], str]]]] = None) -> str:
     """``text`` with every generated section (``sections``: name -> (source, make); default
     the schema's) replaced by its current content."""
     for name, (source, make) in (sections or SECTIONS).items():

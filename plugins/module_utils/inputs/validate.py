@@ -18,6 +18,7 @@ __metaclass__ = type
 import difflib
 import math
 import re
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 try:
     import jsonschema
@@ -61,7 +62,7 @@ def _validator(kind):
     return _VALIDATORS[key]
 
 
-def check_value(sub, value, field, host=None):
+def check_value(sub: Any, value: Any, field: str, host: Optional[str] = None) -> Any:
     """``value`` made plain and checked against schema ``sub`` (for callers outside the
     inventory gate, such as filters); raises RoceInputErrors with paths under ``field``."""
     if jsonschema is None:
@@ -77,7 +78,7 @@ def check_value(sub, value, field, host=None):
     return value
 
 
-def plain(value, field="value", host=None):
+def plain(value: Any, field: str = "value", host: Optional[str] = None) -> Any:
     """A copy of ``value`` made of plain dict, list, str, int, float, bool and None; mapping
     keys become strings (YAML reads ``26: 3`` with an int key). NaN and infinities are errors."""
     if value is None or isinstance(value, bool):
@@ -103,14 +104,14 @@ def plain(value, field="value", host=None):
     return value      # any other type: the schema reports it with its type name
 
 
-def path_text(path):
+def path_text(path: Iterable[Any]) -> str:
     out = ""
     for part in path:
         out += "[%d]" % part if isinstance(part, int) else ("." if out else "") + str(part)
     return out
 
 
-def describe(sub):
+def describe(sub: Any) -> str:
     """What a schema allows, in words (the end of an error line)."""
     if not isinstance(sub, dict):
         return "nothing (unknown key)"
@@ -212,7 +213,7 @@ def _first_difference(a, b, path=""):
     return path, a, b
 
 
-def tier_groups(fabric):
+def tier_groups(fabric: Any) -> List[str]:
     """The inventory groups of the planned tiers, from a ``roce_fabric`` value as given (the
     defaults where it or its ``groups`` is malformed: the gate reports that itself)."""
     names_ = dict(schema.fabric_defaults()["groups"])
@@ -222,7 +223,9 @@ def tier_groups(fabric):
     return [names_[key] for _kind, key in TIERS]
 
 
-def validate_inventory(groups, hostvars):
+def validate_inventory(
+        groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]
+) -> Tuple[Dict[str, Any], Dict[str, str], Dict[str, Dict[str, Any]], Optional[str]]:
     """Check every planned host's roce_* variables. Returns (fabric, kinds, plain hostvars,
     fabric host): ``fabric`` the plain ``roce_fabric`` (or {}), ``kinds`` {host: superspine|
     spine|leaf|host}, the host whose roce_fabric it is (or None). Raises RoceInputErrors
@@ -315,7 +318,7 @@ class RoceInputErrors(errors.RoceInputError):
     """Several input errors, one line each (identical lines from shared group variables are
     reported once, with the number of hosts that carry them)."""
 
-    def __init__(self, found):
+    def __init__(self, found: List[Tuple[str, Any, str, Optional[str]]]) -> None:
         groups = {}
         for item in found:
             key = (item[0], repr(item[1]), item[2])
@@ -334,7 +337,7 @@ class RoceInputErrors(errors.RoceInputError):
         super(RoceInputErrors, self).__init__(first.field, first.value, first.allowed,
                                               first.host)
 
-    def __str__(self):
+    def __str__(self) -> str:
         shown = [str(e) for e in self.lines[:MAX_LINES]]
         if len(self.lines) > MAX_LINES:
             shown.append("... and %d more" % (len(self.lines) - MAX_LINES))

@@ -21,6 +21,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+from typing import Any, Dict, List, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model import (
@@ -70,7 +71,7 @@ class Port:
                  "cable_m", "media", "mtu_bytes", "address", "peer_address", "up",
                  "headroom_bytes", "lanes", "alias", "cage", "lanes_per_port", "portmap")
 
-    def __init__(self, switch, name, index):
+    def __init__(self, switch: str, name: str, index: int) -> None:
         self.switch, self.name, self.index = switch, name, index
         self.peer_kind = self.peer = self.peer_port = None
         self.speed_gbps = self.cable_m = self.media = self.mtu_bytes = None
@@ -84,7 +85,7 @@ class Switch:
                  "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes", "serdes_gbps",
                  "pod", "plane", "model", "asic", "portmap")
 
-    def __init__(self, name, role, index, hostvars):
+    def __init__(self, name: str, role: str, index: int, hostvars: Dict[str, Any]) -> None:
         self.name, self.role, self.index, self.vars = name, role, index, hostvars
         self.ports = {}
         self.pair = self.pod = None
@@ -95,7 +96,7 @@ class Nic:
     __slots__ = ("host", "index", "name", "leaf", "leaf_port", "address", "gateway", "mtu_bytes",
                  "speed_gbps", "cable_m", "media", "rail", "qos")
 
-    def __init__(self, host, index, name):
+    def __init__(self, host: str, index: int, name: str) -> None:
         self.host, self.index, self.name = host, index, name
         self.leaf = self.leaf_port = self.address = self.gateway = self.mtu_bytes = None
         self.speed_gbps = self.cable_m = self.media = self.rail = self.qos = None
@@ -104,28 +105,29 @@ class Nic:
 class Fabric:
     """The whole fabric: settings, switches by name, hosts by name, links."""
 
-    def __init__(self, settings):
+    def __init__(self, settings: Dict[str, Any]) -> None:
         self.settings = settings
-        self.spines = []
-        self.leaves = []
-        self.superspines = []
-        self.pairs = []
+        self.spines: List[Switch] = []
+        self.leaves: List[Switch] = []
+        self.superspines: List[Switch] = []
+        self.pairs: List[List[str]] = []
         self.pods = []           # [{"name", "plane", "spines", "leaves"}], one per plane in 2 tiers
         self.planes = 1
-        self.hosts = []
-        self.switches = {}
+        self.hosts: List[Tuple[str, List[Nic]]] = []
+        self.switches: Dict[str, Switch] = {}
         self.hostvars = {}       # plain roce_* variables of every planned host
-        self.links = []          # (kind, Port a, Port-or-Nic b); fabric links: a is the upper tier
+        # (kind, Port a, Port-or-Nic b); fabric links: a is the upper tier
+        self.links: List[fabric_links.Link] = []
 
-    def all_switches(self):
+    def all_switches(self) -> List[Switch]:
         """Spines, leaves, super-spines: the order addresses and loopbacks are given in."""
         return self.spines + self.leaves + self.superspines
 
-    def host_vars(self, name):
+    def host_vars(self, name: str) -> Dict[str, Any]:
         return self.hostvars.get(name, {})
 
     @property
-    def tiers(self):
+    def tiers(self) -> int:
         return 3 if self.superspines else 2
 
 
@@ -288,7 +290,7 @@ def _relane(p):
     name, p.lanes, p.alias, p.cage, p.lanes_per_port = pm.port(p.index, p.speed_gbps)
 
 
-def build_fabric(groups, hostvars):
+def build_fabric(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Fabric:
     """Build the Fabric from inventory ``groups`` ({group: [hosts]}, optionally
     ``_children`` {group: [child groups]}) and ``hostvars`` ({host: {var: value}}). Every
     roce_* variable goes through the input schema first (inputs/validate.py)."""
@@ -450,7 +452,7 @@ def _wire_hosts(fab, hosts, hostvars, nics):
             nic.address = ov.get("address")
             # Shared unless overridden: one settings object for thousands of NICs.
             nic.qos = _merge(s["qos"], ov["qos"]) if "qos" in ov else s["qos"]
-            fab.links.append(("host", port, nic))
+            fab.links.append(fabric_links.Link("host", port, nic))
             host_nics.append(nic)
         fab.hosts.append((name, host_nics))
 
@@ -479,4 +481,4 @@ def _cable_up(fab, lower, uppers, m, link, next_down):
                          up.name)
             next_down[upper.name] += 1
             up.peer_port = down.name
-            fab.links.append(("fabric", down, up))
+            fab.links.append(fabric_links.Link("fabric", down, up))

@@ -17,16 +17,27 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Callable, NamedTuple
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 LINK_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes")
+
+
+class Link(NamedTuple):
+    """One link of the fabric: ``kind`` "fabric" (switch-switch; ``a`` is the upper tier's
+    Port, ``b`` the lower's) or "host" (``a`` the leaf's Port, ``b`` the host's Nic). A tuple,
+    so ``for kind, a, b in fab.links`` unpacks it."""
+    kind: str
+    a: Any      # fabric.Port (typed Any: fabric.py imports this module)
+    b: Any      # fabric.Port or fabric.Nic
 
 
 def _end_key(kind, end):
     return ("nic", end.host, end.index) if kind == "host" else (end.switch, end.name)
 
 
-def apply_overrides(fab, relane):
+def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
     """Apply every switch's roce_link_overrides and every NIC's cable override to the links.
     ``relane(port)`` recomputes a port's default lanes after a speed change."""
     by_end = {}
@@ -80,7 +91,7 @@ def _want(wanted, link, key, value, host, field):
     wanted[link][key] = (value, host, field)
 
 
-def pair_addresses(fab, netaddr):
+def pair_addresses(fab: Any, netaddr: Any) -> None:
     """Give each end whose peer's address was set the other half of that /31; check ends that
     both were set share one /31. Runs before the pools hand out the rest. Derived addresses are
     remembered with the field they came from (fab.derived_addresses), for clash messages."""

@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Sequence
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 try:
@@ -55,7 +57,7 @@ def _ipv6_text(value):
     return str(netaddr.IPAddress(value, 6))
 
 
-def assign(fab, schemes):
+def assign(fab: Any, schemes: Sequence[str]) -> None:
     """Loopbacks and ASNs of every switch, a /31 per link; checked for clashes."""
     s = fab.settings
     asn = s["asn"]

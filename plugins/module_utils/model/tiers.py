@@ -15,6 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Callable, Dict
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 
@@ -22,7 +24,7 @@ def _children(groups, name):
     return list(groups.get("_children", {}).get(name) or [])
 
 
-def assign_planes(fab, groups):
+def assign_planes(fab: Any, groups: Dict[str, Any]) -> None:
     """Set ``plane`` on every switch from the child groups of the planes group."""
     group = fab.settings["groups"]["planes"]
     children = _children(groups, group)
@@ -45,7 +47,7 @@ def assign_planes(fab, groups):
                                         "of %s (%s)" % (group, ", ".join(children)), missing[0])
 
 
-def assign_pods(fab, groups):
+def assign_pods(fab: Any, groups: Dict[str, Any]) -> None:
     """Set ``pod`` on spines and leaves and fill fab.pods; check each pod lies in one plane and
     keeps its leaf pairs whole."""
     group = fab.settings["groups"]["pods"]
@@ -98,7 +100,7 @@ def assign_pods(fab, groups):
                                         pair[0])
 
 
-def wire_superspines(fab, cable_up):
+def wire_superspines(fab: Any, cable_up: Callable[..., None]) -> None:
     """Spine <-> super-spine links; ``cable_up(fab, lower, uppers, m, link, next_down)`` lays m
     links from a switch to each upper one (fabric._cable_up, shared with the leaf-spine tier)."""
     if not fab.superspines:

@@ -7,10 +7,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List
+from typing import List
+
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    Finding, Plan, Summary)
 
 
-def summary(fab: Any, violations: List[dict], rules: int) -> Dict[str, Any]:
+def summary(fab: Fabric, violations: List[Finding], rules: int) -> Summary:
     """Counts of the fabric, its findings by severity and the number of rules checked."""
     counts = {"ERROR": 0, "WARN": 0}
     for v in violations:
@@ -27,7 +31,7 @@ def summary(fab: Any, violations: List[dict], rules: int) -> Dict[str, Any]:
     }
 
 
-def format_report(plan: Dict[str, Any]) -> List[str]:
+def format_report(plan: Plan) -> List[str]:
     """Human-readable check summary: a table of violations, or a one-line all-clear."""
     s = plan["summary"]
     head = ("%d spines, %d leaves (%d pairs), %d hosts, %d NICs, %d links; %d rules checked"

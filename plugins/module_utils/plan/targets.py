@@ -13,14 +13,20 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import ipaddress
+from typing import Any, Dict, List, Optional, Tuple
+
+from ansible_collections.roce.fabric.plugins.module_utils.records import Plan
+
+# {plane: [(leaf, pod, [host prefixes])]}
+LeafPrefixes = Dict[int, List[Tuple[str, Optional[str], List[str]]]]
 
 
-def network(address):
+def network(address: str) -> str:
     """The network of an interface address: '10.0.0.1/31' -> '10.0.0.0/31'."""
     return str(ipaddress.ip_interface(address).network)
 
 
-def leaf_prefixes(plan):
+def leaf_prefixes(plan: Plan) -> LeafPrefixes:
     """{plane: [(leaf, pod, [host prefixes])]}: the leaves expected_routes reads, built once per
     plan so that rendering a catalog for every switch does not re-scan every device."""
     out = {}
@@ -33,7 +39,8 @@ def leaf_prefixes(plan):
     return out
 
 
-def expected_routes(device, plan, leaves=None):
+def expected_routes(device: str, plan: Plan,
+                    leaves: Optional[LeafPrefixes] = None) -> Dict[str, int]:
     """{host prefix: number of next hops} that ``device`` must have, from the plan: a leaf over
     all its uplinks; a spine over its links to a leaf of its pod, or over all its super-spine
     uplinks for another pod; a super-spine over its links to the destination pod's spines.
@@ -60,7 +67,7 @@ def expected_routes(device, plan, leaves=None):
     return out
 
 
-def targets(device, plan):
+def targets(device: str, plan: Plan) -> Dict[str, Any]:
     """What ``device`` must show: its planned neighbours and {host prefix: next hops}."""
     nbrs = [{"address": n["address"], "name": n["name"]}
             for n in plan["devices"][device]["bgp"]["neighbors"]]

@@ -15,13 +15,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, List, Optional
+
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
+from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render import structured
 
 VRF = "default"
 
 
-def catalog(dev, plan, leaves=None):
+def catalog(dev: SwitchIntent, plan: Plan,
+            leaves: Optional[plan_targets.LeafPrefixes] = None) -> Dict[str, List[Any]]:
     """The ANTA catalog of EOS switch ``dev`` as a dict (module -> [{test: inputs}]);
     ``leaves``: plan_targets.leaf_prefixes(plan), built once when rendering many switches."""
     ports = list(dev["ports"])
@@ -65,6 +69,7 @@ def catalog(dev, plan, leaves=None):
     return out
 
 
-def catalog_yaml(dev, plan, leaves=None):
+def catalog_yaml(dev: SwitchIntent, plan: Plan,
+                 leaves: Optional[plan_targets.LeafPrefixes] = None) -> str:
     lines = ["---", "# roce.fabric ANTA catalog of %s: anta nrfu --catalog <this file>" % dev["name"]]
     return "\n".join(lines + structured.yaml_lines(catalog(dev, plan, leaves))) + "\n"

@@ -12,6 +12,7 @@ __metaclass__ = type
 
 import difflib
 import json
+from typing import Optional
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
 
@@ -20,7 +21,7 @@ MAX_DIFF_LINES = 400     # above this a file's diff is summarised (a first rende
 MAX_NAMES = 8            # keys named per table/section in a summary
 
 
-def file_diff(path, old, new):
+def file_diff(path: str, old: Optional[str], new: str) -> str:
     """Text of the diff of ``path`` from ``old`` (None: a new file) to ``new``."""
     lines = list(difflib.unified_diff((old or "").splitlines(True), new.splitlines(True),
                                       "%s (%s)" % (path, "current" if old is not None else "new"),

@@ -14,28 +14,31 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, Optional
+
 from ansible_collections.roce.fabric.plugins.module_utils.host import nccl
+from ansible_collections.roce.fabric.plugins.module_utils.records import HostIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render import structured
 
 
-def nccl_conf(dev, roce_nics=None):
+def nccl_conf(dev: HostIntent, roce_nics: Optional[Dict[str, Any]] = None) -> str:
     """/etc/nccl.conf of host ``dev`` from the plan and, on the host, its live RDMA devices."""
     return nccl.conf_text(dev, roce_nics)
 
 
-def sysctl_conf(dev):
+def sysctl_conf(dev: HostIntent) -> str:
     """The sysctl.d file of host ``dev`` (multi-rail ARP and reverse-path settings)."""
     lines = ["# roce.fabric: %s - rendered from the plan, do not edit" % dev["name"]]
     lines += ["%s = %s" % (key, value) for key, value in sorted(dev["sysctls"].items())]
     return "\n".join(lines) + "\n"
 
 
-def host_yaml(dev):
+def host_yaml(dev: HostIntent) -> str:
     out = ["---", "# roce.fabric intent of GPU host %s" % dev["name"]]
     return "\n".join(out + structured.yaml_lines(dev)) + "\n"
 
 
-def render_host(dev):
+def render_host(dev: HostIntent) -> Dict[str, str]:
     """{relative path: text} of host ``dev``."""
     name = dev["name"]
     return {"hosts/%s.yml" % name: host_yaml(dev),

@@ -10,11 +10,14 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import ipaddress
+from typing import List
+
+from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
 
 CONNECTED = "RF-CONNECTED"     # prefix-list and route-map name, on FRR and EOS alike
 
 
-def connected_prefixes(dev):
+def connected_prefixes(dev: SwitchIntent) -> List[str]:
     """The prefixes ``dev`` announces: its loopback, then each host port's /31, port order."""
     out = [dev["loopback"]]
     for port in dev["ports"]:

@@ -10,8 +10,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, List, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as plan_mod
+from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render import svg
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import size
 
@@ -25,7 +28,7 @@ def _switches(plan):
                   key=lambda d: (d.get("plane") or 0, TIER[d["role"]], d["name"]))
 
 
-def cabling_rows(plan):
+def cabling_rows(plan: Plan) -> List[Tuple[Any, ...]]:
     """One row per cable, from its lower end: a leaf's host and spine ports, a spine's
     super-spine ports (the other end is in peer / peer_port)."""
     rows = []
@@ -55,7 +58,7 @@ def _table(header, rows):
     return out
 
 
-def cabling_md(plan, rows):
+def cabling_md(plan: Plan, rows: List[Tuple[Any, ...]]) -> str:
     s = plan["summary"]
     return "\n".join(["# Cabling plan", "",
                       "%d cables: %d host NICs and %d switch links; one row per cable from its "
@@ -65,7 +68,7 @@ def cabling_md(plan, rows):
                      + _table(CABLING_FIELDS, rows)) + "\n"
 
 
-def addressing_md(plan):
+def addressing_md(plan: Plan) -> str:
     """The IP and ASN plan: every switch's role, pod, plane, ASN and loopback; every host NIC's
     /31 and gateway (the fabric /31s are in the cabling plan)."""
     rows = [(d["name"], d["role"], d.get("pod") or "-", d.get("plane") or 0, d["bgp"]["asn"],
@@ -88,7 +91,7 @@ def addressing_md(plan):
                  nic_rows)) + "\n"
 
 
-def verdicts_md(plan):
+def verdicts_md(plan: Plan) -> str:
     """Every rule with its verdict, then every finding with its fix."""
     by_rule = {}
     for v in plan["violations"]:
@@ -112,7 +115,7 @@ def verdicts_md(plan):
     return "\n".join(out) + "\n"
 
 
-def buffer_models(plan):
+def buffer_models(plan: Plan) -> Dict[str, SwitchIntent]:
     """One representative switch per (model or ASIC, platform, role): its buffer picture."""
     seen = {}
     for dev in _switches(plan):
@@ -122,7 +125,7 @@ def buffer_models(plan):
     return seen
 
 
-def readme(plan, pictures):
+def readme(plan: Plan, pictures: Dict[str, SwitchIntent]) -> str:
     s = plan["summary"]
     lines = ["# Fabric report", "", plan_mod.format_report(plan)[0], "",
              "| file | what |", "|---|---|",
@@ -142,7 +145,7 @@ def readme(plan, pictures):
     return "\n".join(lines) + "\n"
 
 
-def render_report(plan):
+def render_report(plan: Plan) -> Dict[str, str]:
     """{relative path: text} of the fabric report."""
     rows = cabling_rows(plan)
     pictures = buffer_models(plan)

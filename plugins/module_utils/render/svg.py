@@ -18,6 +18,8 @@ __metaclass__ = type
 import math
 from xml.sax.saxutils import escape
 
+from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
+
 FONT = 'font-family="Helvetica,Arial,sans-serif"'
 BOX_W, BOX_H, GAP = 104, 30, 12
 FILL = {"sonic": "#dbeafe", "eos": "#dcfce7", "hosts": "#f3f4f6", "pod": "#fef3c7"}
@@ -88,7 +90,7 @@ def _nodes(plan):
     return [tuple(n[:6]) for n in nodes.values()], links
 
 
-def topology(plan):
+def topology(plan: Plan) -> str:
     """The fabric's tiers and links as an SVG picture."""
     nodes, links = _nodes(plan)
     tiers = [t for t in ("superspine", "spine", "leaf", "hosts") if any(n[1] == t for n in nodes)]
@@ -144,7 +146,7 @@ def _mib(value):
     return "%.1f MiB" % (value / 1048576.0) if value >= 1048576 else "%.0f KiB" % (value / 1024.0)
 
 
-def buffer(dev, key):
+def buffer(dev: SwitchIntent, key: str) -> str:
     """One switch's buffer: the carve (linear) and its thresholds (log axis, bytes)."""
     buf = dev["buffer"]
     trig = buf["trigger"] or {}

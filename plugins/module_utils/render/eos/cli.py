@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.records import PortIntent, SwitchIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
@@ -35,12 +36,12 @@ def _speed(port):
     return lane_speed if lane_speed in LANE_SPEEDS else "%dg" % port["speed_gbps"]
 
 
-def qos_profile_name(port):
+def qos_profile_name(port: PortIntent) -> str:
     e = port["lossless"]["ecn"]
     return "ROCE_%d_%d" % (e["kmin_bytes"], e["kmax_bytes"])
 
 
-def eos_config(dev):
+def eos_config(dev: SwitchIntent) -> str:
     """Full EOS configuration text for switch intent ``dev``."""
     q = dev["qos"]
     wd = dev["pfc_watchdog"]

@@ -18,16 +18,20 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, Optional, Tuple
+
+from ansible_collections.roce.fabric.plugins.module_utils.records import Buffer, Headroom
+
 NVIDIA_EGRESS_LOSSY_BYTES = 9216        # ACS-MSN2700 buffers_defaults_objects.j2: one jumbo frame
 BROADCOM_EGRESS_LOSSY_CELLS = 7         # O128S2 template: egress_lossy_profile size 1778 = 7 x 254
 PATTERN_KEY = "AZURE"                   # the one row buffermgrd reads (LOSSLESS_TRAFFIC_PATTERN)
 
 
-def dynamic(buf):
+def dynamic(buf: Buffer) -> bool:
     return (buf.get("sonic") or {}).get("buffer_model") == "dynamic"
 
 
-def tables(buf):
+def tables(buf: Buffer) -> Dict[str, Any]:
     """BUFFER_POOL, the switch-wide BUFFER_PROFILE rows and, in the dynamic model, the traffic
     pattern and default threshold buffermgrd computes headroom with."""
     shared = str(buf["shared_pool_bytes"])
@@ -72,7 +76,8 @@ def tables(buf):
     return out
 
 
-def port_rows(buf):
+def port_rows(buf: Buffer) -> Tuple[Dict[str, str], Dict[str, str],
+                                  Optional[Dict[str, str]], Optional[Dict[str, str]]]:
     """Rows every port repeats: (lossy PG row, lossy queue row, ingress list row or None,
     egress list row or None)."""
     if buf["vendor"] == "nvidia":
@@ -82,7 +87,8 @@ def port_rows(buf):
     return ({"profile": "ingress_lossy_profile"}, {"profile": "egress_lossy_profile"}, None, None)
 
 
-def lossless_pg_profile(hr, trig, buf):
+def lossless_pg_profile(hr: Headroom, trig: Optional[Dict[str, Any]],
+                        buf: Buffer) -> Optional[Dict[str, Any]]:
     """The pinned profile of one (speed, cable) class, or None in the dynamic model, where the
     PG row is "NULL" and buffermgrd computes the same numbers (buffer_model.py)."""
     if dynamic(buf):

@@ -16,7 +16,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict
+
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    EcnMarks, PortIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import buffers
 
 MAP = "ROCE"
@@ -46,16 +50,16 @@ def _span(run):
     return str(run[0]) if len(run) == 1 else "%d-%d" % (run[0], run[-1])
 
 
-def profile_name(port):
+def profile_name(port: PortIntent) -> str:
     ll = port["lossless"]
     return "pg_lossless_%d_%dm_profile" % (port["speed_gbps"] * 1000, ll["cable_class_m"])
 
 
-def wred_name(ecn):
+def wred_name(ecn: EcnMarks) -> str:
     return "ROCE_LOSSLESS_%d_%d" % (ecn["kmin_bytes"], ecn["kmax_bytes"])
 
 
-def config_db(dev):
+def config_db(dev: SwitchIntent) -> Dict[str, Any]:
     """CONFIG_DB tables for switch intent ``dev`` (the plan's devices[<switch>])."""
     q = dev["qos"]
     buf = dev["buffer"]

@@ -12,13 +12,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 GSHUT_LIST = "RF-GSHUT"
 DRAIN_POLICY = "RF-DRAIN-IN"
 
 
-def frr_bgpd(dev):
+def frr_bgpd(dev: SwitchIntent) -> str:
     """bgpd.conf for SONiC's split FRR mode (also what the namespace lab runs)."""
     bgp = dev["bgp"]
     lines = [

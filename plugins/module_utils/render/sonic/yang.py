@@ -17,6 +17,7 @@ __metaclass__ = type
 
 import json
 import os
+from typing import Any, Dict, Tuple
 
 try:
     import libyang
@@ -34,7 +35,7 @@ class YangError(ValueError):
 class Validator:
     """Loads every *.yang in ``models_dir`` once; ``validate(config_db)`` raises YangError."""
 
-    def __init__(self, models_dir):
+    def __init__(self, models_dir: str) -> None:
         if not HAS_LIBYANG:
             raise YangError("libyang Python bindings are not installed (pip install libyang)")
         if not os.path.isdir(models_dir):
@@ -46,7 +47,7 @@ class Validator:
         for name in names:
             self.ctx.load_module(name)
         # Walk schemas only after the last load: libyang 2 recompiles on every load (sonic.md §3).
-        self.tables = {}
+        self.tables: Dict[str, Tuple[str, Any]] = {}
         for name in names:
             for top in self.ctx.get_module(name):
                 if top.keyword() != "container":
@@ -55,7 +56,7 @@ class Validator:
                     if table.keyword() == "container":
                         self.tables[table.name()] = (name, table)
 
-    def to_yang(self, config_db):
+    def to_yang(self, config_db: Dict[str, Any]) -> Dict[str, Any]:
         """YANG JSON (a dict) for a CONFIG_DB dict."""
         out = {}
         for table, entries in config_db.items():
@@ -66,7 +67,7 @@ class Validator:
                                                                                 entries)
         return out
 
-    def validate(self, config_db):
+    def validate(self, config_db: Dict[str, Any]) -> None:
         data = json.dumps(self.to_yang(config_db))
         try:
             tree = self.ctx.parse_data_mem(data, "json", strict=True, validate_present=True)

@@ -13,8 +13,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.d
 CORE = os.path.join(ROOT, "plugins", "module_utils")
 PREFIX = "ansible_collections.roce.fabric.plugins.module_utils"
 # Stages in pipeline order: a stage may import the ones before it (and itself).
-STAGES = ("errors", "hardware", "inputs", "model", "lossless", "plan", "checks", "pipeline",
-          "render", "design")
+# records (declarations only: the plan's TypedDicts) sits with errors, upstream of every stage.
+STAGES = ("errors", "records", "hardware", "inputs", "model", "lossless", "plan", "checks",
+          "pipeline", "render", "design")
 APART = ("deploy", "host")          # libraries anyone may use; they use only errors
 LOOSE_MAX = 3
 
@@ -153,3 +154,24 @@ def test_importing_the_plan_loads_no_renderer():
                             text=True).stdout.split()
     assert loaded and not [m for m in loaded if m.startswith(PREFIX + ".render")], loaded
     assert not [m for m in loaded if m.startswith(PREFIX + ".deploy")], loaded
+
+
+def test_records_are_declarations_only():
+    """records.py holds the plan's TypedDicts: it imports typing (and at most errors), so any
+    stage may use it and nothing changes at run time."""
+    with open(os.path.join(CORE, "records.py")) as handle:
+        tree = ast.parse(handle.read())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    assert imported <= {"__future__", "typing", PREFIX}, imported
+    assert not [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+                and not _is_typed_dict(n)]
+
+
+def _is_typed_dict(node):
+    return isinstance(node, ast.ClassDef) and any(
+        getattr(base, "id", None) == "TypedDict" for base in node.bases)

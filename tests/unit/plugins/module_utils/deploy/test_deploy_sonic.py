@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.abspath(__file__))))))
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 
 
 def intended():

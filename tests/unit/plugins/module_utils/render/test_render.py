@@ -18,7 +18,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.abspath(__file__))))))
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 GOLDEN = os.path.join(ROOT, "tests", "golden", "example")
 
 

@@ -12,7 +12,7 @@ import pytest
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan_mod
 from ansible_collections.roce.fabric.plugins.module_utils.host import changes, live, nccl
 
-FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                    "fixtures", "nic")
 
 COMMANDS = {"-i": "ethtool-i", "-l": "ethtool-l", "-a": "ethtool-a", "-S": "ethtool-S",

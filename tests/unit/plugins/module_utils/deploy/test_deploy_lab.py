@@ -13,7 +13,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import pipeline as pla
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
     config_db as render_sonic)
 
-FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                    "fixtures", "frr-lab")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(FIX))))
 

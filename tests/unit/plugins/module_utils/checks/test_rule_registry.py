@@ -8,7 +8,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.checks import registry
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema_doc
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))))
+    os.path.dirname(os.path.abspath(__file__)))))))
 
 
 def test_one_function_per_rule_id():

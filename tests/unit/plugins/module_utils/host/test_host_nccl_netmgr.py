@@ -7,7 +7,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import pipeline as pla
 from ansible_collections.roce.fabric.plugins.module_utils.host import netmgr, nccl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))))
+    os.path.dirname(os.path.abspath(__file__)))))))
 
 
 def _values(text):

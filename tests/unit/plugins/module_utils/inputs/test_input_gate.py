@@ -15,7 +15,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import pipeline as pla
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(HERE, "..", "..", "fixtures", "bad_inventories.yml")) as _handle:
     CORPUS = yaml.safe_load(_handle)
 # One refusal line: who (a host, a group with its file, or nothing for fabric-wide names), then

@@ -13,8 +13,9 @@ from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli 
 # A management plane as EOS prints it (AVD templates and a cEOS 4.30 running-config,
 # eos-and-avd.md): management VRF, interface, default route, eAPI and SSH in the VRF, a user,
 # AAA and NTP.
-with open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-        __file__)))), "fixtures", "eos", "management-base.cfg")) as _handle:
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))), "fixtures")
+with open(os.path.join(FIXTURES, "eos", "management-base.cfg")) as _handle:
     BASE = _handle.read().rstrip("\n")
 
 

@@ -9,7 +9,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import pipeline as pla
 from ansible_collections.roce.fabric.plugins.module_utils import render
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))))
+    os.path.dirname(os.path.abspath(__file__)))))))
 
 
 def _load(tmp_path, name, text):

@@ -14,7 +14,7 @@ from ansible_collections.roce.fabric.plugins.module_utils import pipeline as pla
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.abspath(__file__))))))
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 MAPS = os.path.join(ROOT, "tests", "unit", "fixtures", "port_maps")
 MODEL_OF = {"sn5600": "sn5600", "sn4700": "sn4700", "7060x6": "7060x6-64pe",
             "7060dx5": "7060dx5-64s", "ds5000": "ds5000"}

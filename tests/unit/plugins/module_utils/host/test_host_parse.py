@@ -3,7 +3,7 @@ import os
 
 from ansible_collections.roce.fabric.plugins.module_utils.host import netdev, parse, rdma
 
-FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                    "fixtures", "nic")
 
 
