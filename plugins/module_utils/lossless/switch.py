@@ -14,6 +14,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import NamedTuple, Optional
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
     carve, ecn, headroom, pause as thresholds)
@@ -32,6 +34,17 @@ def _pinned(hr, xoff_bytes, asic, port):
                 source="roce_link_overrides.%s.headroom_bytes" % port)
 
 
+class PortClass(NamedTuple):
+    """What a port's headroom depends on: ports of one class share one computation."""
+    speed_gbps: int
+    cable_m: float
+    mtu_bytes: int
+    peer_mtu_bytes: Optional[int]
+    lanes: Optional[int]
+    media: str
+    headroom_bytes: Optional[int]      # xoff pinned by the inventory
+
+
 def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     """Compute the lossless plan of one switch.
 
@@ -46,67 +59,22 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     cfg = dict(settings or {})
     model = cfg.get("model", "ieee")
     pgs = sorted(set(cfg.get("lossless_pgs", DEFAULT_LOSSLESS_PGS)))
-    ratio = cfg.get("over_subscribe_ratio", 1)
     total = asic.require("total_buffer_bytes", host)
-    lossy_override = cfg.get("lossy_reserved_per_port_bytes")
-
-    classes = {}
-    rows = []
-    max_mtu = 0
-    for port in ports:
-        name = port["name"]
-        key = (port.get("speed_gbps"), port.get("cable_m"), port.get("mtu_bytes", 9216),
-               port.get("peer_mtu_bytes"), port.get("lanes"), port.get("media", "fiber"),
-               port.get("headroom_bytes"))
-        if key not in classes:
-            classes[key] = headroom.port_headroom(
-                asic, key[0], key[1], key[2], key[3], model=model,
-                lanes=key[4], sonic=cfg.get("sonic"), media=key[5], host=host, port=name,
-                sku=cfg.get("sku"))
-            if key[6] is not None:
-                classes[key] = _pinned(classes[key], key[6], asic, name)
-        max_mtu = max(max_mtu, key[2])
-        rows.append((name, key, classes[key]))
-
+    classes, rows = _headroom_by_class(asic, ports, cfg, model, host)
     semantics = asic.value("headroom_semantics")
     per_pg = len(pgs)
-    carved = carve.carve(asic, [(name, key[4] or headroom.default_lanes(asic, key[0]), hr)
-                                for name, key, hr in rows], per_pg, ratio, lossy_override, host)
+    carved = carve.carve(asic, [(name, cls.lanes or headroom.default_lanes(asic, cls.speed_gbps),
+                                 hr) for name, cls, hr in rows],
+                         per_pg, cfg.get("over_subscribe_ratio", 1),
+                         cfg.get("lossy_reserved_per_port_bytes"), host)
     shared = carved["shared_pool_bytes"]
-    trigger = None
-    budget_error = None
-    marks_by_class = {}
-    try:
-        if carved["budget_error"]:
-            raise errors.RoceInputError(
-                "ports", "%d ports" % len(rows), "more headroom than buffer: %s; shorten "
-                "cables, use fewer lossless PGs or a larger over_subscribe_ratio"
-                % carved["budget_error"], host)
-        trigger = thresholds.xoff_trigger(
-            shared, cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
-            cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
-            mtu_bytes=max_mtu, host=host)
-        # LM §3.1-3.2: under incast every lossless queue of the switch may sit at Kmin.
-        trigger["incast_fanout_ports"] = len(rows)
-        trigger["incast_pause_bytes"] = int(thresholds.incast_kmin_bound(trigger, len(rows),
-                                                                         per_pg))
-        for name, key, hr in rows:
-            # ECN depends on speed and MTU only (the trigger is per switch): once per class.
-            if (key[0], key[2]) not in marks_by_class:
-                marks_by_class[(key[0], key[2])] = ecn.ecn_thresholds(
-                    key[0], trigger["trigger_one_pg_bytes"], key[2], cfg.get("ecn"), host=host,
-                    incast_bound_bytes=trigger["incast_pause_bytes"])
-    except errors.RoceInputError as exc:
-        if strict or exc.field not in ("ports", "shared_pool_bytes", "xoff_trigger_bytes"):
-            raise
-        budget_error = str(exc)
-        trigger = None
-        marks_by_class = {}
+    trigger, marks_by_class, budget_error = _pause_and_marks(carved, rows, cfg, per_pg, host,
+                                                             strict)
     out_ports = []
-    for name, key, hr in rows:
-        out_ports.append({"name": name, "speed_gbps": key[0], "cable_m": key[1],
-                          "mtu_bytes": key[2], "headroom": hr,
-                          "ecn": marks_by_class.get((key[0], key[2]))})
+    for name, cls, hr in rows:
+        out_ports.append({"name": name, "speed_gbps": cls.speed_gbps, "cable_m": cls.cable_m,
+                          "mtu_bytes": cls.mtu_bytes, "headroom": hr,
+                          "ecn": marks_by_class.get((cls.speed_gbps, cls.mtu_bytes))})
     return {
         "budget_error": budget_error,
         "asic": asic.name,
@@ -129,3 +97,57 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
         "unverified_facts": asic.unverified(),
         "caveat": asic.value("caveat"),
     }
+
+
+def _headroom_by_class(asic, ports, cfg, model, host):
+    """({PortClass: headroom}, [(port name, its class, its headroom)]): one headroom
+    computation per class of ports, shared by its ports."""
+    classes = {}
+    rows = []
+    for port in ports:
+        name = port["name"]
+        cls = PortClass(port["speed_gbps"], port["cable_m"], port.get("mtu_bytes", 9216),
+                        port.get("peer_mtu_bytes"), port.get("lanes"), port.get("media", "fiber"),
+                        port.get("headroom_bytes"))
+        if cls not in classes:
+            classes[cls] = headroom.port_headroom(
+                asic, cls.speed_gbps, cls.cable_m, cls.mtu_bytes, cls.peer_mtu_bytes,
+                model=model, lanes=cls.lanes, sonic=cfg.get("sonic"), media=cls.media,
+                host=host, port=name, sku=cfg.get("sku"))
+            if cls.headroom_bytes is not None:
+                classes[cls] = _pinned(classes[cls], cls.headroom_bytes, asic, name)
+        rows.append((name, cls, classes[cls]))
+    return classes, rows
+
+
+def _pause_and_marks(carved, rows, cfg, per_pg, host, strict):
+    """(trigger, {(speed, MTU): ECN marks}, budget error): where the lossless PGs pause and
+    where ECN marks, once the carve has left a shared pool; a buffer that cannot hold the
+    headroom raises, or with ``strict=False`` is reported as the budget error."""
+    marks_by_class = {}
+    try:
+        if carved["budget_error"]:
+            raise errors.RoceInputError(
+                "ports", "%d ports" % len(rows), "more headroom than buffer: %s; shorten "
+                "cables, use fewer lossless PGs or a larger over_subscribe_ratio"
+                % carved["budget_error"], host)
+        trigger = thresholds.xoff_trigger(
+            carved["shared_pool_bytes"],
+            cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
+            cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
+            mtu_bytes=max([cls.mtu_bytes for _name, cls, _hr in rows] or [0]), host=host)
+        # LM §3.1-3.2: under incast every lossless queue of the switch may sit at Kmin.
+        trigger["incast_fanout_ports"] = len(rows)
+        trigger["incast_pause_bytes"] = int(thresholds.incast_kmin_bound(trigger, len(rows),
+                                                                         per_pg))
+        for _name, cls, _hr in rows:
+            # ECN depends on speed and MTU only (the trigger is per switch): once per class.
+            if (cls.speed_gbps, cls.mtu_bytes) not in marks_by_class:
+                marks_by_class[(cls.speed_gbps, cls.mtu_bytes)] = ecn.ecn_thresholds(
+                    cls.speed_gbps, trigger["trigger_one_pg_bytes"], cls.mtu_bytes,
+                    cfg.get("ecn"), host=host, incast_bound_bytes=trigger["incast_pause_bytes"])
+    except errors.RoceInputError as exc:
+        if strict or exc.field not in ("ports", "shared_pool_bytes", "xoff_trigger_bytes"):
+            raise
+        return None, {}, str(exc)
+    return trigger, marks_by_class, None

@@ -13,8 +13,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, List
+
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
-from ansible_collections.roce.fabric.plugins.module_utils.records import PortIntent, SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    EcnMarks, PortIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
@@ -43,11 +46,6 @@ def qos_profile_name(port: PortIntent) -> str:
 
 def eos_config(dev: SwitchIntent) -> str:
     """Full EOS configuration text for switch intent ``dev``."""
-    q = dev["qos"]
-    wd = dev["pfc_watchdog"]
-    buf = dev["buffer"]
-    trig = buf["trigger"]
-    bgp = dev["bgp"]
     out = ["! roce.fabric: %s (%s, %s) - rendered from the plan, do not edit"
            % (dev["name"], dev["role"], dev["asic"]),
            "hostname %s" % dev["name"], "!"]
@@ -55,9 +53,16 @@ def eos_config(dev: SwitchIntent) -> str:
         # the inventory's base config (management, users, AAA, NTP): kept by every replace
         out += ["! base config (roce_eos_base_config)"] + dev["base_config"] + ["!"]
     out += ["service routing protocols model multi-agent", "!"]
-    for dscp, tc in sorted(q["dscp_to_tc"].items()):
-        out.append("qos map dscp %d to traffic-class %d" % (dscp, tc))
-    out.append("!")
+    out += _qos(dev) + _mmu(dev) + _load_sharing(dev) + _interfaces(dev) + _routing(dev)
+    return "\n".join(out) + "\n"
+
+
+def _qos(dev: SwitchIntent) -> List[str]:
+    """The DSCP map, the PFC watchdog defaults and one qos profile per ECN class."""
+    q = dev["qos"]
+    wd = dev["pfc_watchdog"]
+    out = ["qos map dscp %d to traffic-class %d" % (dscp, tc)
+           for dscp, tc in sorted(q["dscp_to_tc"].items())] + ["!"]
     if wd["enabled"]:
         out += ["priority-flow-control pause watchdog default timeout %s"
                 % _seconds(wd["detection_ms"]),
@@ -76,35 +81,53 @@ def eos_config(dev: SwitchIntent) -> str:
         if wd["enabled"]:
             out += ["   priority-flow-control pause watchdog",
                     "   priority-flow-control pause watchdog port action %s" % wd["action"]]
-        for queue in range(8):
-            if queue in q["ecn_queues"]:
-                out += ["   !", "   tx-queue %d" % queue, "      bandwidth percent 50",
-                        "      no priority",
-                        # bytes: the plan's exact thresholds, never rounded (AVD qos_profiles
-                        # tx_queues units include bytes; eos-and-avd.md §2)
-                        "      random-detect ecn minimum-threshold %d bytes maximum-threshold "
-                        "%d bytes max-mark-probability %d"
-                        % (ecn["kmin_bytes"], ecn["kmax_bytes"], ecn["pmax_percent"])]
-            elif queue == q["cnp_tc"]:
-                out += ["   !", "   tx-queue %d" % queue,
-                        "      priority strict" if q["cnp_scheduler"] == "strict"
-                        else "      no priority"]
-            elif queue == 0:
-                out += ["   !", "   tx-queue 0", "      bandwidth percent 50", "      no priority"]
-        out.append("!")
-    if dev["asic"] in STRATA and trig is not None:
-        size = max([p["lossless"]["headroom"]["size_bytes"] for p in dev["ports"]
-                    if p["lossless"]] or [0])
-        out += ["platform trident mmu queue profile ROCE"]
-        for pg in q["lossless_priorities"]:
-            out += ["   ingress priority-group %d reserved bytes %d" % (pg, size),
-                    "   ingress priority-group %d threshold %s" % (pg, trig["eos_threshold"])]
-        out += ["!", "platform trident mmu queue profile ROCE apply"]
-        if buf["shared_headroom_pool_bytes"]:
-            cell = buf.get("cell_bytes") or 254
-            out.append("platform trident mmu headroom-pool limit cells %d"
-                       % -(-buf["shared_headroom_pool_bytes"] // cell))   # whole cells, up
-        out.append("!")
+        out += _tx_queues(q, ecn) + ["!"]
+    return out
+
+
+def _tx_queues(q: Dict[str, Any], ecn: EcnMarks) -> List[str]:
+    out = []
+    for queue in range(8):
+        if queue in q["ecn_queues"]:
+            out += ["   !", "   tx-queue %d" % queue, "      bandwidth percent 50",
+                    "      no priority",
+                    # bytes: the plan's exact thresholds, never rounded (AVD qos_profiles
+                    # tx_queues units include bytes; eos-and-avd.md §2)
+                    "      random-detect ecn minimum-threshold %d bytes maximum-threshold "
+                    "%d bytes max-mark-probability %d"
+                    % (ecn["kmin_bytes"], ecn["kmax_bytes"], ecn["pmax_percent"])]
+        elif queue == q["cnp_tc"]:
+            out += ["   !", "   tx-queue %d" % queue,
+                    "      priority strict" if q["cnp_scheduler"] == "strict"
+                    else "      no priority"]
+        elif queue == 0:
+            out += ["   !", "   tx-queue 0", "      bandwidth percent 50", "      no priority"]
+    return out
+
+
+def _mmu(dev: SwitchIntent) -> List[str]:
+    """The Trident-family MMU profile of a Broadcom XGS switch: the lossless PGs' reserved bytes
+    and alpha threshold, the headroom-pool limit."""
+    buf = dev["buffer"]
+    trig = buf["trigger"]
+    if dev["asic"] not in STRATA or trig is None:
+        return []
+    size = max([p["lossless"]["headroom"]["size_bytes"] for p in dev["ports"]
+                if p["lossless"]] or [0])
+    out = ["platform trident mmu queue profile ROCE"]
+    for pg in dev["qos"]["lossless_priorities"]:
+        out += ["   ingress priority-group %d reserved bytes %d" % (pg, size),
+                "   ingress priority-group %d threshold %s" % (pg, trig["eos_threshold"])]
+    out += ["!", "platform trident mmu queue profile ROCE apply"]
+    if buf["shared_headroom_pool_bytes"]:
+        cell = buf.get("cell_bytes") or 254
+        out.append("platform trident mmu headroom-pool limit cells %d"
+                   % -(-buf["shared_headroom_pool_bytes"] // cell))   # whole cells, up
+    return out + ["!"]
+
+
+def _load_sharing(dev: SwitchIntent) -> List[str]:
+    out = []
     hashing = dev["ecmp"]["rendered"]
     if dev["asic"] in STRATA:
         # ECMP hash fields and seed (capabilities.py: EOS_HASH_FIELDS, EOS_SEED_RANGE).
@@ -113,8 +136,11 @@ def eos_config(dev: SwitchIntent) -> str:
                 "ip load-sharing trident %d" % hashing["seed"], "!"]
     if hashing["adaptive_routing"]:
         out += ["ip hardware fib load-balance distribution dynamic", "!"]
-    out.append("interface Loopback0")
-    out += ["   ip address %s" % dev["loopback"], "!"]
+    return out
+
+
+def _interfaces(dev: SwitchIntent) -> List[str]:
+    out = ["interface Loopback0", "   ip address %s" % dev["loopback"], "!"]
     for port in dev["ports"]:
         out += ["interface %s" % port["name"],
                 "   description %s:%s" % (port["peer"], port["peer_port"]),
@@ -125,7 +151,13 @@ def eos_config(dev: SwitchIntent) -> str:
         if port["lossless"]:
             out.append("   service-profile %s" % qos_profile_name(port))
         out += ["   shutdown" if not port["up"] else "   no shutdown", "!"]
-    out += ["ip routing", "!", "ip prefix-list %s" % policy.CONNECTED]
+    return out
+
+
+def _routing(dev: SwitchIntent) -> List[str]:
+    """ip routing, the announced prefixes, the drain policy peers honour and router bgp."""
+    bgp = dev["bgp"]
+    out = ["ip routing", "!", "ip prefix-list %s" % policy.CONNECTED]
     out += ["   seq %d permit %s" % (10 * (i + 1), prefix)
             for i, prefix in enumerate(policy.connected_prefixes(dev))]
     out += ["!", "route-map %s permit 10" % policy.CONNECTED,
@@ -144,5 +176,4 @@ def eos_config(dev: SwitchIntent) -> str:
                 "   neighbor %s route-map %s in" % (nbr["address"], DRAIN_IN)]
         if bgp["allowas_in"]:
             out.append("   neighbor %s allowas-in 1" % nbr["address"])
-    out += ["   redistribute connected route-map %s" % policy.CONNECTED, "!", "end"]
-    return "\n".join(out) + "\n"
+    return out + ["   redistribute connected route-map %s" % policy.CONNECTED, "!", "end"]

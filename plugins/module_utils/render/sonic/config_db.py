@@ -61,19 +61,33 @@ def wred_name(ecn: EcnMarks) -> str:
 
 def config_db(dev: SwitchIntent) -> Dict[str, Any]:
     """CONFIG_DB tables for switch intent ``dev`` (the plan's devices[<switch>])."""
-    q = dev["qos"]
-    buf = dev["buffer"]
-    trig = buf["trigger"]
-    ports = dev["ports"]
-    lossless = q["lossless_priorities"]
-    lossy_pgs = [0]
-    lossy_queues = [t for t in range(8) if t not in lossless]
+    db = _switch_tables(dev)
+    db.update(buffers.tables(dev["buffer"]))
+    rows = _shared_rows(dev)
+    profiles, wreds = {}, {}
+    for port in dev["ports"]:
+        _port_tables(db, dev, port, rows, profiles, wreds)
+    for nbr in dev["bgp"]["neighbors"]:
+        db["BGP_NEIGHBOR"][nbr["address"]] = {
+            "asn": str(nbr["asn"]), "name": nbr["name"], "local_addr": nbr["local_address"],
+            "admin_status": "up", "holdtime": "9", "keepalive": "3"}
     hardware = dev.get("hardware") or {}
-    db = {
+    if hardware.get("hwsku"):
+        db["DEVICE_METADATA"]["localhost"].update(hwsku=hardware["hwsku"],
+                                                  platform=hardware["platform"])
+    return dict((k, v) for k, v in db.items() if v)
+
+
+def _switch_tables(dev: SwitchIntent) -> Dict[str, Any]:
+    """The switch-wide tables (metadata, QoS maps, schedulers, hash, counters) and the empty
+    per-port tables the ports fill in."""
+    q = dev["qos"]
+    hash_fields = [HASH_FIELDS[f] for f in dev["ecmp"]["rendered"]["hash_fields"]]
+    return {
         "DEVICE_METADATA": {"localhost": {
             "hostname": dev["name"], "type": ROUTER_TYPE[dev["role"]],
             "bgp_asn": str(dev["bgp"]["asn"]),
-            "buffer_model": "dynamic" if buffers.dynamic(buf) else "traditional",
+            "buffer_model": "dynamic" if buffers.dynamic(dev["buffer"]) else "traditional",
             "docker_routing_config_mode": "split", "default_pfcwd_status": "enable"}},
         "LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|%s" % dev["loopback"]: {}},
         "PORT": {}, "INTERFACE": {}, "DEVICE_NEIGHBOR": {}, "BGP_NEIGHBOR": {},
@@ -89,27 +103,21 @@ def config_db(dev: SwitchIntent) -> Dict[str, Any]:
         "PORT_QOS_MAP": {"global": {"dscp_to_tc_map": MAP}},
         "WRED_PROFILE": {}, "QUEUE": {}, "SCHEDULER": dict(SCHEDULERS),
         "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": str(dev["pfc_watchdog"]["poll_ms"])}},
-        "SWITCH_HASH": {"GLOBAL": {
-            "ecmp_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["rendered"]["hash_fields"]],
-            "lag_hash": [HASH_FIELDS[f] for f in dev["ecmp"]["rendered"]["hash_fields"]],
-        }},
+        "SWITCH_HASH": {"GLOBAL": {"ecmp_hash": hash_fields, "lag_hash": list(hash_fields)}},
         "FLEX_COUNTER_TABLE": dict((c, {"FLEX_COUNTER_STATUS": "enable"}) for c in FLEX_COUNTERS),
         "BUFFER_PORT_INGRESS_PROFILE_LIST": {}, "BUFFER_PORT_EGRESS_PROFILE_LIST": {},
     }
-    db.update(buffers.tables(buf))
-    lossy_pg_row, lossy_queue_row, ingress_list, egress_list = buffers.port_rows(buf)
+
+
+def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
+    """Per switch, not per port: the PG/queue key suffixes and row values every port repeats
+    (ports of one headroom / ECN class share the profile rows the ports loop adds)."""
+    q = dev["qos"]
+    lossless = q["lossless_priorities"]
+    lossy_queues = [t for t in range(8) if t not in lossless]
+    lossy_pg_row, lossy_queue_row, ingress_list, egress_list = buffers.port_rows(dev["buffer"])
     pfc = ",".join(str(p) for p in q["pfc_priorities"])
     wd = dev["pfc_watchdog"]
-    # Per switch, not per port: the PG/queue key suffixes and row values every port repeats,
-    # and one profile row per headroom / ECN class (ports of a class share those objects).
-    pg_rows = [("|" + pg, None) for pg in _ranges(lossless)] + \
-        [("|" + pg, lossy_pg_row) for pg in _ranges(lossy_pgs)]
-    queue_rows = [("|" + qr, {"profile": "egress_lossless_profile"}) for qr in _ranges(lossless)] + \
-        [("|" + qr, lossy_queue_row) for qr in _ranges(lossy_queues)]
-    qos_row = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP, "tc_to_pg_map": MAP,
-               "pfc_to_queue_map": MAP, "pfc_enable": pfc, "pfcwd_sw_enable": pfc}
-    wd_row = {"action": wd["action"], "detection_time": str(wd["detection_ms"]),
-              "restoration_time": str(wd["restoration_ms"])}
     queue_sched = []
     for queue in range(8):
         if queue in q["ecn_queues"]:
@@ -119,59 +127,72 @@ def config_db(dev: SwitchIntent) -> Dict[str, Any]:
                                         "strict" else "lossy_dwrr"}))
         elif queue == 0:
             queue_sched.append((queue, {"scheduler": "lossy_dwrr"}))
-    profiles, wreds = {}, {}
-    for port in ports:
-        name = port["name"]
-        ll = port["lossless"]
-        db["PORT"][name] = {
-            "lanes": port["lanes"], "alias": port["alias"], "index": str(port["cage"]),
-            "speed": str(port["speed_gbps"] * 1000), "mtu": str(port["mtu_bytes"]), "fec": "rs",
-            "admin_status": "up" if port["up"] else "down",
-            "description": "%s:%s" % (port["peer"], port["peer_port"]),
-        }
-        db["INTERFACE"][name] = {}
-        db["INTERFACE"]["%s|%s" % (name, port["address"])] = {}
-        db["DEVICE_NEIGHBOR"][name] = {"name": port["peer"], "port": port["peer_port"]}
-        if not ll:
-            continue    # admin-down port: no lossless objects
-        db["CABLE_LENGTH"]["AZURE"][name] = "%dm" % ll["cable_class_m"]
-        pkey = (port["speed_gbps"], ll["cable_class_m"], id(ll["headroom"]))
-        if pkey not in profiles:
-            prof = buffers.lossless_pg_profile(ll["headroom"], trig, buf)
-            if prof is None:            # dynamic model: buffermgrd computes the headroom
-                profiles[pkey] = {"profile": "NULL"}
-            else:
-                pname = profile_name(port)
-                if db["BUFFER_PROFILE"].get(pname, prof) != prof:
-                    # same speed and cable, other headroom (MTU, a pinned xoff): its own name
-                    pname = pname.replace("m_profile", "m_xoff%s_size%s_profile"
-                                          % (prof["xoff"], prof["size"]))
-                db["BUFFER_PROFILE"][pname] = prof
-                profiles[pkey] = {"profile": pname}
-        for suffix, row in pg_rows:
-            db["BUFFER_PG"][name + suffix] = profiles[pkey] if row is None else row
-        for suffix, row in queue_rows:
-            db["BUFFER_QUEUE"][name + suffix] = row
-        if ingress_list:
-            db["BUFFER_PORT_INGRESS_PROFILE_LIST"][name] = ingress_list
-            db["BUFFER_PORT_EGRESS_PROFILE_LIST"][name] = egress_list
-        db["PORT_QOS_MAP"][name] = qos_row
-        if id(ll["ecn"]) not in wreds:
-            wred = wred_name(ll["ecn"])
-            db["WRED_PROFILE"][wred] = _wred(ll["ecn"])
-            wreds[id(ll["ecn"])] = {"scheduler": "roce_dwrr", "wred_profile": wred}
-        for queue, entry in queue_sched:
-            db["QUEUE"]["%s|%d" % (name, queue)] = entry or wreds[id(ll["ecn"])]
-        if wd["enabled"]:
-            db["PFC_WD"][name] = wd_row
-    for nbr in dev["bgp"]["neighbors"]:
-        db["BGP_NEIGHBOR"][nbr["address"]] = {
-            "asn": str(nbr["asn"]), "name": nbr["name"], "local_addr": nbr["local_address"],
-            "admin_status": "up", "holdtime": "9", "keepalive": "3"}
-    if hardware.get("hwsku"):
-        db["DEVICE_METADATA"]["localhost"].update(hwsku=hardware["hwsku"],
-                                                  platform=hardware["platform"])
-    return dict((k, v) for k, v in db.items() if v)
+    return {
+        "pg": [("|" + pg, None) for pg in _ranges(lossless)] +
+              [("|" + pg, lossy_pg_row) for pg in _ranges([0])],
+        "queue": [("|" + qr, {"profile": "egress_lossless_profile"})
+                  for qr in _ranges(lossless)] +
+                 [("|" + qr, lossy_queue_row) for qr in _ranges(lossy_queues)],
+        "qos": {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP, "tc_to_pg_map": MAP,
+                "pfc_to_queue_map": MAP, "pfc_enable": pfc, "pfcwd_sw_enable": pfc},
+        "wd": {"action": wd["action"], "detection_time": str(wd["detection_ms"]),
+               "restoration_time": str(wd["restoration_ms"])} if wd["enabled"] else None,
+        "ingress": ingress_list, "egress": egress_list, "queue_sched": queue_sched,
+    }
+
+
+def _port_tables(db: Dict[str, Any], dev: SwitchIntent, port: PortIntent, rows: Dict[str, Any],
+                 profiles: Dict[Any, Any], wreds: Dict[int, Any]) -> None:
+    """One port's rows in every per-port table (``profiles``/``wreds``: rows already made for
+    the port's headroom / ECN class)."""
+    name = port["name"]
+    ll = port["lossless"]
+    db["PORT"][name] = {
+        "lanes": port["lanes"], "alias": port["alias"], "index": str(port["cage"]),
+        "speed": str(port["speed_gbps"] * 1000), "mtu": str(port["mtu_bytes"]), "fec": "rs",
+        "admin_status": "up" if port["up"] else "down",
+        "description": "%s:%s" % (port["peer"], port["peer_port"]),
+    }
+    db["INTERFACE"][name] = {}
+    db["INTERFACE"]["%s|%s" % (name, port["address"])] = {}
+    db["DEVICE_NEIGHBOR"][name] = {"name": port["peer"], "port": port["peer_port"]}
+    if not ll:
+        return      # admin-down port: no lossless objects
+    db["CABLE_LENGTH"]["AZURE"][name] = "%dm" % ll["cable_class_m"]
+    pkey = (port["speed_gbps"], ll["cable_class_m"], id(ll["headroom"]))
+    if pkey not in profiles:
+        profiles[pkey] = _pg_profile(db, dev, port)
+    for suffix, row in rows["pg"]:
+        db["BUFFER_PG"][name + suffix] = profiles[pkey] if row is None else row
+    for suffix, row in rows["queue"]:
+        db["BUFFER_QUEUE"][name + suffix] = row
+    if rows["ingress"]:
+        db["BUFFER_PORT_INGRESS_PROFILE_LIST"][name] = rows["ingress"]
+        db["BUFFER_PORT_EGRESS_PROFILE_LIST"][name] = rows["egress"]
+    db["PORT_QOS_MAP"][name] = rows["qos"]
+    if id(ll["ecn"]) not in wreds:
+        wred = wred_name(ll["ecn"])
+        db["WRED_PROFILE"][wred] = _wred(ll["ecn"])
+        wreds[id(ll["ecn"])] = {"scheduler": "roce_dwrr", "wred_profile": wred}
+    for queue, entry in rows["queue_sched"]:
+        db["QUEUE"]["%s|%d" % (name, queue)] = entry or wreds[id(ll["ecn"])]
+    if rows["wd"]:
+        db["PFC_WD"][name] = rows["wd"]
+
+
+def _pg_profile(db: Dict[str, Any], dev: SwitchIntent, port: PortIntent) -> Dict[str, str]:
+    """The BUFFER_PG row of a lossless PG of ``port``, adding its profile to BUFFER_PROFILE."""
+    buf = dev["buffer"]
+    prof = buffers.lossless_pg_profile(port["lossless"]["headroom"], buf["trigger"], buf)
+    if prof is None:            # dynamic model: buffermgrd computes the headroom
+        return {"profile": "NULL"}
+    pname = profile_name(port)
+    if db["BUFFER_PROFILE"].get(pname, prof) != prof:
+        # same speed and cable, other headroom (MTU, a pinned xoff): its own name
+        pname = pname.replace("m_profile", "m_xoff%s_size%s_profile"
+                              % (prof["xoff"], prof["size"]))
+    db["BUFFER_PROFILE"][pname] = prof
+    return {"profile": pname}
 
 
 def _wred(ecn):
