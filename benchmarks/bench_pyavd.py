@@ -29,12 +29,33 @@ ROUNDS = 3
 LEAF_PAIRS = 16
 
 
+def same_shape():
+    """pyavd's fabric shape in our inventory: 2 spines over 16 pairs of EOS leaves (7060X6),
+    each leaf with one uplink per spine and two host ports (1:1), 32 hosts x 2 NICs dual-homed
+    on their pair (classic design)."""
+    spines = ["spine%d" % (i + 1) for i in range(2)]
+    leaves = ["leaf%02d%s" % (p + 1, s) for p in range(LEAF_PAIRS) for s in "ab"]
+    hosts = ["gpu%02d" % (i + 1) for i in range(2 * LEAF_PAIRS)]
+    fabric = {"design": "classic", "nics_per_host": 2, "ecmp": {"adaptive_routing": True}}
+    hostvars = dict((n, {"roce_model": "7060x6-64pe", "roce_platform": "eos",
+                         "roce_fabric": fabric}) for n in spines + leaves)
+    hostvars.update((n, {"roce_fabric": fabric}) for n in hosts)
+    children = dict(("pair%02d" % (p + 1), leaves[2 * p:2 * p + 2]) for p in range(LEAF_PAIRS))
+    groups = dict(children, spines=spines, leaves=leaves, gpu_hosts=hosts,
+                  roce_switches=spines + leaves, _children={"leaves": sorted(children)})
+    return groups, hostvars
+
+
 def ours_ms(spec="1024:64:1"):
     """(switches, then ms per switch: the whole pipeline - plan, checks and every switch output
     (configs, structured, docs, ANTA) -, every output alone, configs + structured + docs alone
-    (render_switch: what the default run writes)), from the best of ROUNDS runs."""
-    gpus, radix, planes = (int(x) for x in spec.split(":"))
-    groups, hostvars = generate.clos(gpus, radix, planes, platforms="alternate")[:2]
+    (render_switch: what the default run writes)), from the best of ROUNDS runs. ``spec``
+    GPUs:radix:planes of a generated fabric, or "avd" for same_shape()."""
+    if spec == "avd":
+        groups, hostvars = same_shape()
+    else:
+        gpus, radix, planes = (int(x) for x in spec.split(":"))
+        groups, hostvars = generate.clos(gpus, radix, planes, platforms="alternate")[:2]
     best = None
     for _ in range(ROUNDS):
         start = time.process_time()
@@ -120,9 +141,14 @@ def pyavd_ms(pyavd):
 def main():
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    switches, ours, outputs, files = ours_ms()
-    print("roce.fabric: %d switches, ms per switch: %.3f (plan, checks, every output), %.3f (every "
-          "output), %.3f (configs, structured, docs)" % (switches, ours, outputs, files))
+    rows = []
+    for spec, label in (("avd", "pyavd's shape: 2 spines + 32 leaves"),
+                        ("1024:64:1", "1,024 GPUs at radix 64: 16 spines + 32 leaves")):
+        switches, ours, outputs, files = ours_ms(spec)
+        rows.append((label, ours, outputs, files))
+        print("roce.fabric, %s: %d switches, ms per switch: %.3f (plan, checks, every output), "
+              "%.3f (every output), %.3f (configs, structured, docs)"
+              % (label, switches, ours, outputs, files))
     try:
         import pyavd
     except ImportError:
@@ -131,9 +157,10 @@ def main():
     devices, theirs = pyavd_ms(pyavd)
     print("pyavd %s: %d switches, %.1f ms per switch (eos_designs + eos_cli_config_gen, "
           "config and doc)" % (getattr(pyavd, "__version__", "?"), devices, theirs))
-    print("ratio per switch, pyavd / roce.fabric: %.0fx (whole pipelines), %.0fx (to every "
-          "output of ours), %.0fx (to configs, structured, docs)"
-          % (theirs / ours, theirs / outputs, theirs / files))
+    for label, ours, outputs, files in rows:
+        print("ratio per switch, pyavd / roce.fabric (%s): %.0fx (whole pipelines), %.0fx (to "
+              "every output of ours), %.0fx (to configs, structured, docs)"
+              % (label, theirs / ours, theirs / outputs, theirs / files))
 
 if __name__ == "__main__":
     main()

@@ -12,7 +12,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import ipaddress
+import socket
 from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import Plan
@@ -22,8 +22,14 @@ LeafPrefixes = Dict[int, List[Tuple[str, Optional[str], List[str]]]]
 
 
 def network(address: str) -> str:
-    """The network of an interface address: '10.0.0.1/31' -> '10.0.0.0/31'."""
-    return str(ipaddress.ip_interface(address).network)
+    """The network of an IPv4 interface address: '10.0.0.1/31' -> '10.0.0.0/31'. Plain integer
+    arithmetic: the plan's addresses passed the gate (dotted quads, IPv4 only), and this runs
+    for every host port of every switch (ipaddress was a third of the config render time)."""
+    ip, _, plen = address.partition("/")
+    length = int(plen) if plen else 32
+    value = int.from_bytes(socket.inet_aton(ip), "big")
+    mask = (0xFFFFFFFF << (32 - length)) & 0xFFFFFFFF
+    return "%s/%d" % (socket.inet_ntoa((value & mask).to_bytes(4, "big")), length)
 
 
 def leaf_prefixes(plan: Plan) -> LeafPrefixes:

@@ -9,9 +9,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import ipaddress
 from typing import List
 
+from ansible_collections.roce.fabric.plugins.module_utils.plan.targets import network
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
 
 CONNECTED = "RF-CONNECTED"     # prefix-list and route-map name, on FRR and EOS alike
@@ -22,5 +22,5 @@ def connected_prefixes(dev: SwitchIntent) -> List[str]:
     out = [dev["loopback"]]
     for port in dev["ports"]:
         if port["peer_kind"] == "host" and port.get("address"):
-            out.append(str(ipaddress.ip_interface(port["address"]).network))
+            out.append(network(port["address"]))
     return out
