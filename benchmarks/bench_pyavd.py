@@ -57,7 +57,7 @@ def ours_ms(spec="1024:64:1"):
         gpus, radix, planes = (int(x) for x in spec.split(":"))
         groups, hostvars = generate.clos(gpus, radix, planes, platforms="alternate")[:2]
     best = None
-    for _ in range(ROUNDS):
+    for _round in range(ROUNDS):
         start = time.process_time()
         plan = pipeline.build_plan(groups, hostvars)
         devices = [d for d in plan["devices"].values() if d["kind"] == "switch"]
@@ -118,7 +118,7 @@ def pyavd_ms(pyavd):
     """(switches, ms per switch): pyavd's whole pipeline for every device, best of ROUNDS."""
     inputs = avd_inputs()
     best = None
-    for _ in range(ROUNDS):
+    for _round in range(ROUNDS):
         start = time.process_time()
         validated = {}
         for name, data in inputs.items():
@@ -161,6 +161,7 @@ def main():
         print("ratio per switch, pyavd / roce.fabric (%s): %.0fx (whole pipelines), %.0fx (to "
               "every output of ours), %.0fx (to configs, structured, docs)"
               % (label, theirs / ours, theirs / outputs, theirs / files))
+
 
 if __name__ == "__main__":
     main()

@@ -10,4 +10,4 @@ version=$(sed -n 's/^version: *//p' "$root/galaxy.yml")
 (cd "$scratch" && PATH="$root/.venv/bin:$PATH" "$root/.venv/bin/antsibull-changelog" release --version "$version" \
   --date "$(date +%Y-%m-%d)")
 cp "$scratch/CHANGELOG.rst" "$root/CHANGELOG.rst"
-echo "CHANGELOG.rst: release $version from $(ls "$root/changelogs/fragments" | wc -l) fragments"
+echo "CHANGELOG.rst: release $version from $(find "$root/changelogs/fragments" -name '*.yml' | wc -l) fragments"

@@ -24,6 +24,7 @@ from ansible.utils.display import Display
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import validate
+from ansible_collections.roce.fabric.plugins.plugin_utils import plan_store
 
 try:   # ansible-core 2.19 data tagging: where a variable's value was read from
     from ansible._internal._datatag._tags import Origin
@@ -70,17 +71,35 @@ def _origin(hostvars, host, field):
     return {"group": group.group(1) if group else None, "where": "%s:%s" % (rel, tag.line_num)}
 
 
+def _may_template(value):
+    """True if ``value`` may hold a Jinja template (any string with '{') or is of a type other
+    than plain data: such a value is templated for every host."""
+    if isinstance(value, str):
+        return "{" in value
+    if isinstance(value, bool) or value is None or isinstance(value, (int, float)):
+        return False
+    if isinstance(value, dict):
+        return any(_may_template(k) or _may_template(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_may_template(v) for v in value)
+    return True
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("fail_on_error",))
+    _VALID_ARGS = frozenset(("fail_on_error", "return_plan"))
 
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
         hostvars = task_vars["hostvars"]
         try:
             fail_on_error = boolean(self._task.args.get("fail_on_error", True), strict=True)
+            return_plan = self._task.args.get("return_plan", "auto")
+            if return_plan != "auto":
+                return_plan = boolean(return_plan, strict=True)
         except TypeError as exc:
-            return dict(result, failed=True, msg="roce.fabric.plan: fail_on_error: %s" % exc)
+            return dict(result, failed=True, msg="roce.fabric.plan: fail_on_error, return_plan: "
+                        "%s" % exc)
         try:
             groups, inputs = self._inputs(task_vars, hostvars)
             result_plan = plan.build_plan(groups, inputs)
@@ -104,7 +123,13 @@ class ActionModule(ActionBase):
         # task, which for a large plan set on every host costs minutes. Register the result.
         # Hosts that touch devices: later plays end at once without them (no per-host skips).
         deploy_hosts = sorted(h for h, v in inputs.items() if v.get("roce_deploy") is True)
-        result.update(changed=False, report=report, plan=result_plan, deploy_hosts=deploy_hosts)
+        # The render actions read the plan from plan_file; the whole plan is returned only where
+        # per-host roles read it (a deploy) or when asked (see plan_store).
+        result.update(changed=False, report=report, summary=result_plan["summary"],
+                      violations=result_plan["violations"], plan_file=plan_store.save(result_plan),
+                      deploy_hosts=deploy_hosts)
+        if return_plan is True or (return_plan == "auto" and deploy_hosts):
+            result["plan"] = result_plan
         if fail_on_error and result_plan["summary"]["errors"]:
             result.update(failed=True, msg="\n".join(report))
         return result
@@ -123,11 +148,23 @@ class ActionModule(ActionBase):
         for group in validate.tier_groups(fabric):
             wanted.update(groups.get(group, []))
         inputs, unreadable = {}, []
+        # A group_vars value is one object in the raw variables of every host of the group; if
+        # it holds nothing to template, templating it gives the same value for every host, so
+        # it is templated once and shared (the roce_fabric of group_vars/all, a tier's model
+        # and platform). Anything that may hold a template is still templated per host.
+        done = {}       # id(raw value) -> (raw value, templated value or None if per host)
         for host in wanted:
             hv = hostvars[host]
+            raw = getattr(hv, "_vars", None)     # HostVarsVars' untemplated variables
+            if not isinstance(raw, dict):
+                raw = None
             inputs[host] = {}
             for key in hv:
                 if not key.startswith("roce_"):
+                    continue
+                seen = done.get(id(raw[key])) if raw is not None else None
+                if seen is not None and seen[0] is raw[key] and seen[1] is not None:
+                    inputs[host][key] = seen[1]
                     continue
                 try:
                     inputs[host][key] = hv[key]
@@ -135,6 +172,10 @@ class ActionModule(ActionBase):
                     unreadable.append(errors.RoceInputError(
                         key, "(unreadable)", "a value Ansible can template: %s"
                         % str(exc).splitlines()[0], host))
+                    continue
+                if raw is not None and seen is None:
+                    done[id(raw[key])] = (raw[key], None if _may_template(raw[key])
+                                          else inputs[host][key])
         if unreadable:
             raise validate.RoceInputErrors([(e.field, e.value, e.allowed, e.host)
                                             for e in unreadable])

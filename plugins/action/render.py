@@ -15,22 +15,30 @@ from ansible_collections.roce.fabric.plugins.module_utils import errors, render
 from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan_utils
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
+from ansible_collections.roce.fabric.plugins.module_utils.render import changes as change_plan
 from ansible_collections.roce.fabric.plugins.module_utils.render import diff as file_diff
+from ansible_collections.roce.fabric.plugins.plugin_utils import plan_store
 
 CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("plan", "devices", "output_dir", "check_copy", "outputs"))
+    _VALID_ARGS = frozenset(("plan", "plan_file", "devices", "output_dir", "check_copy", "outputs",
+                             "diff_full", "switch_results"))
 
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
         args = self._task.args
         plan, root = args.get("plan"), args.get("output_dir")
+        if plan is None and args.get("plan_file"):
+            try:        # the plan action's file: no large plan templated into this task
+                plan = plan_store.load(args["plan_file"])
+            except (OSError, ValueError) as exc:
+                return dict(result, failed=True, msg="plan_file: %s" % exc)
         if not isinstance(plan, dict) or "devices" not in plan:
-            return dict(result, failed=True, msg="plan: pass the registered result of "
-                        "roce.fabric.plan, e.g. plan_result.plan")
+            return dict(result, failed=True, msg="plan or plan_file: pass the registered result "
+                        "of roce.fabric.plan, e.g. plan_file: plan_result.plan_file")
         if plan["summary"]["errors"]:
             return dict(result, failed=True, msg="the plan has %d ERROR(s); nothing rendered"
                         % plan["summary"]["errors"])
@@ -53,6 +61,8 @@ class ActionModule(ActionBase):
         scratch = self._task.check_mode and bool(args.get("check_copy"))
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
         changed, diffs = [], []
+        full = bool(args.get("diff_full"))
+        records, plan_out = [], None
         try:
             with plan_utils.gc_paused():
                 files = {}
@@ -61,12 +71,21 @@ class ActionModule(ActionBase):
                     files.update(render.render_switch(plan["devices"][name], outputs))
                     if "anta" in outputs:
                         files.update(render.render_anta(plan["devices"][name], plan, leaves))
+                if "configs" in outputs:
+                    records = _switch_changes(plan, switches, files, root)
                 if "hosts" in outputs:
                     for name in hosts:
                         files.update(render.render_host(plan["devices"][name]))
                 if "fabric" in outputs:
                     files.update(render.render_report(plan))
-                self._write(files, root, files_dir, scratch, changed, diffs)
+                    switch_results = args.get("switch_results")
+                    if switch_results is None:   # what this run's switch renders kept
+                        switch_results = plan_store.load_changes()
+                    plan_out = self._change_plan(plan, switch_results, root, task_vars or {})
+                    if _worth_writing(plan_out):
+                        files["fabric/changes.md"] = change_plan.markdown(
+                            plan_out, plan["summary"].get("name", "fabric"))
+                self._write(files, root, files_dir, scratch, changed, diffs, full)
         except errors.RoceInputError as exc:     # a path that would leave output_dir
             return dict(result, failed=True, msg="roce.fabric.render: %s; nothing more written"
                         % exc)
@@ -75,11 +94,45 @@ class ActionModule(ActionBase):
                       rendered_hosts=len(hosts) if "hosts" in outputs else 0,
                       changed_files=changed,
                       output_dir=root, files_dir=files_dir, written=written)
+        if "configs" in outputs:
+            result.update(rendered_switches=switches, changes=records,
+                          change_table=change_plan.table({"devices": records})[1:])
+            plan_store.save_changes({"rendered_switches": switches, "changes": records})
+        if plan_out is not None:
+            result.update(change_plan=plan_out,
+                          change_table=change_plan.table(
+                              plan_out, os.path.join(root, "fabric", "changes.md")),
+                          outside_limit=(plan_out["outside_limit"] or {}).get("devices", []),
+                          covering_limit=(plan_out["outside_limit"] or {}).get("limit"))
         if diffs:
             result["diff"] = diffs
         return result
 
-    def _write(self, files, root, files_dir, scratch, changed, diffs):
+    def _change_plan(self, plan, switch_results, root, task_vars):
+        """The run's change plan: the records the switch plays returned, and every switch of
+        the plan they did not render (outside --limit or --tags) whose configs, rendered now in
+        memory, differ from those in output_dir."""
+        records, rendered = {}, set()
+        for res in switch_results:
+            if not isinstance(res, dict):
+                continue
+            rendered.update(res.get("rendered_switches") or [])
+            for rec in res.get("changes") or []:
+                records[rec["device"]] = rec
+        others = [n for n, d in sorted(plan["devices"].items())
+                  if d["kind"] == "switch" and n not in rendered]
+        files = {}
+        for name in others:
+            files.update(render.render_switch(plan["devices"][name], ("configs",)))
+        outside = [r for r in _switch_changes(plan, others, files, root)
+                   if r["class"] != "new"]
+        limit = task_vars.get("ansible_limit") or None
+        groups = task_vars.get("groups") or {}
+        tags = list(task_vars.get("ansible_run_tags") or [])
+        return change_plan.change_plan(list(records.values()), outside, plan, limit,
+                                       dict(groups), tags)
+
+    def _write(self, files, root, files_dir, scratch, changed, diffs, full=False):
         for rel, text in sorted(files.items()):
             # Names passed the grammar at the gate; the paths are confined all the same.
             path = names.confined_path(root, rel)
@@ -94,9 +147,40 @@ class ActionModule(ActionBase):
             changed.append(rel)
             if self._task.diff:
                 # every changed line (a long diff summarised per table/section, never cut)
-                diffs.append({"prepared": file_diff.file_diff(rel, old, text)})
+                diffs.append({"prepared": file_diff.file_diff(rel, old, text, full)})
             if not self._task.check_mode:
                 _write(path, text)
+
+
+def _read(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as handle:
+        return handle.read()
+
+
+def _switch_changes(plan, names, files, root):
+    """Change records of switches ``names`` from their config files in ``root`` (the previous
+    render) to ``files`` (this render)."""
+    out = []
+    for name in names:
+        paths = [p for p in change_plan.config_paths(name) if p in files]
+        old = dict((p, _read(names_path(root, p))) for p in paths)
+        record = change_plan.device_change(plan["devices"][name], old,
+                                           dict((p, files[p]) for p in paths))
+        if record is not None:
+            out.append(record)
+    return out
+
+
+def names_path(root, rel):
+    return names.confined_path(root, rel)
+
+
+def _worth_writing(plan_out):
+    """changes.md is written when a switch config changes against a previous render (a first
+    render has nothing to compare with; a run that changes nothing leaves the last plan)."""
+    return any(r["class"] != "new" for r in plan_out["devices"])
 
 
 def _write(path, text):

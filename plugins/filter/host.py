@@ -20,17 +20,18 @@ def _call(name, func, *args):
                                  "roce.fabric.nic_facts' roce_nics: %s" % (name, exc))
 
 
-def nccl_settings(host_plan, roce_nics):
-    settings, notes = _call("nccl_settings", nccl.settings, host_plan, roce_nics or {})
+def nccl_settings(host_plan, roce_nics, roce_host=None):
+    settings, notes = _call("nccl_settings", nccl.settings, host_plan, roce_nics or {},
+                            roce_host)
     return {"settings": settings, "notes": notes}
 
 
-def nccl_conf(host_plan, roce_nics=None):
-    return _call("nccl_conf", nccl.conf_text, host_plan, roce_nics or {})
+def nccl_conf(host_plan, roce_nics=None, roce_host=None):
+    return _call("nccl_conf", nccl.conf_text, host_plan, roce_nics or {}, roce_host)
 
 
-def nccl_env(host_plan, roce_nics=None):
-    return _call("nccl_env", nccl.env_text, host_plan, roce_nics or {})
+def nccl_env(host_plan, roce_nics=None, roce_host=None):
+    return _call("nccl_env", nccl.env_text, host_plan, roce_nics or {}, roce_host)
 
 
 class FilterModule(object):

@@ -16,6 +16,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
 
+
 def _guard(func):
     """Turn input errors of the core into one-line filter errors (no traceback)."""
     def wrapper(*args, **kwargs):

@@ -16,8 +16,9 @@ from typing import Any, Dict, List
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.plan import build, summary
-from ansible_collections.roce.fabric.plugins.module_utils.plan.summary import (  # noqa: F401
-    format_report)
+from ansible_collections.roce.fabric.plugins.module_utils.plan.summary import format_report
+
+__all__ = ["build_plan", "format_report"]
 
 
 def build_plan(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:

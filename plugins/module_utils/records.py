@@ -50,6 +50,7 @@ Headroom = TypedDict("Headroom", {
     "cell_occupancy": float,
     "headroom_compensation": Any,
     "cable_class_m": int,
+    "sku_row": List[int],               # the table row (size, xon, xoff) the headroom replaced
     "source": str,
 }, total=False)
 
@@ -74,6 +75,7 @@ LosslessProfile = TypedDict("LosslessProfile", {
     "headroom": Headroom,               # one object per port class (shared)
     "ecn": Optional[EcnMarks],          # None when the buffer cannot hold the headroom
     "cable_class_m": int,
+    "table_row": bool,                  # the SKU's pg_profile_lookup.ini has (speed, class)
     "headroom_required_bytes": int,     # what the link needs by the switch's formula
     "headroom_configured_bytes": int,   # what the rendered profile carries
 })
@@ -236,6 +238,7 @@ Device = Union[SwitchIntent, HostIntent]
 # -- the plan (pipeline.build_plan) -----------------------------------------------------------
 
 Summary = TypedDict("Summary", {
+    "name": str,                        # roce_fabric.name
     "spines": int,
     "leaves": int,
     "leaf_pairs": int,

@@ -32,9 +32,14 @@ description:
     there - inbox mlx5, MLNX_OFED/DOCA mlx5 (C(ecn/) sysfs or C(tc/1/traffic_class)), Broadcom's
     bnxt (C(bnxt_re) configfs) and upstream bnxt, ice, no DCB. What a stack cannot take from the
     host (inbox mlx5 ECN, upstream bnxt CNP) is reported with what to do instead.
-  - Every change is read back; a setting counts as applied only when the read-back gives the
-    planned value, else the task fails naming interface, setting, planned and read values
-    (C(dcb app replace) exits 0 even when the kernel refused the entries).
+  - Every change is tried, in the stack's order, even when an earlier one is refused (only a
+    setting the driver takes after another, bnxt's PFC after ETS, is skipped when that one
+    failed); then every setting is read back. A setting counts as applied only when the
+    read-back gives the planned value; the task then fails naming every setting not as planned
+    - interface, setting, planned and read values and the driver's reason (C(dcb app replace)
+    exits 0 even when the kernel refused the entries).
+  - A missing C(dcb), C(rdma) or C(ethtool) is reported once, naming host, tool, package and
+    minimum version; the settings it carries are unsupported.
   - A setting the NIC cannot take (a veth has no DCB and no pause) is reported per setting with
     the reason, and fails the task only when listed in O(required_settings).
   - Commands are argv lists; nothing is passed through a shell.
@@ -160,13 +165,28 @@ network_manager:
   description: The network manager the addresses and routes were written into (or none).
   returned: always
   type: str
+missing_tools:
+  description:
+    - One line per tool gathering needed and did not find - host, tool, package and minimum
+      version.
+  returned: always
+  type: list
+  elements: str
+refused:
+  description:
+    - On failure, every setting not as planned after all independent settings were applied,
+      with the driver's reason.
+  returned: failure
+  type: list
+  elements: str
 """
 
 import os
+import platform
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.roce.fabric.plugins.module_utils.host import live, netmgr
+from ansible_collections.roce.fabric.plugins.module_utils.host import live, netmgr, stacks
 from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
     change, setting_diffs)
 
@@ -201,7 +221,15 @@ def main():
         supports_check_mode=True,
     )
 
+    tools = {}
+
     def run(argv):
+        # A missing tool answers like a shell would (127), so gathering names it once instead
+        # of failing on "Error executing command." (AnsibleModule.run_command).
+        if argv[0] not in tools:
+            tools[argv[0]] = module.get_bin_path(argv[0])
+        if not tools[argv[0]]:
+            return live.MISSING, "", "%s: command not found" % argv[0]
         return module.run_command(argv)
 
     wants = module.params["interfaces"]
@@ -211,62 +239,83 @@ def main():
         manager = netmgr.detect(os.path.exists, lambda name: name[:15] in names)
     # Decide everything first: a required setting the NIC cannot take fails the host before
     # anything is written.
-    plans = []
+    plans, missing = [], set()
     for want in wants:
         have = live.gather(want["name"], run, live.read_file, live.list_dir)
         if have is None:
             module.fail_json(msg="interface %s from the plan does not exist on this host (%s)"
                              % (want["name"], ", ".join(sorted(live.list_dir("/sys/class/net")
                                                                or []))))
+        missing.update(have.get("missing_tools") or ())
         plans.extend(live.plan_interface(want, have, run))
+    host = platform.node()
+    tool_lines = [stacks.missing_tool_line(host, t) for t in sorted(missing)]
+    for line in tool_lines:
+        module.warn(line)
     plans = _manager_files(manager, wants) + plans
     changes = [i for i in plans if not i["unsupported"]]
     unsupported = [i for i in plans if i["unsupported"]]
     blocking = [u for u in unsupported if u["setting"] in module.params["required_settings"]]
     if blocking:
         module.fail_json(msg="required settings unsupported, nothing changed: %s" % "; ".join(
-            "%s %s (%s)" % (u["interface"], u["setting"], u["unsupported"]) for u in blocking),
-            changes=[], unsupported=unsupported, network_manager=manager)
+            tool_lines + ["%s %s (%s)" % (u["interface"], u["setting"], u["unsupported"])
+                          for u in blocking if not _tool_reason(u)]),
+            changes=[], unsupported=unsupported, network_manager=manager,
+            missing_tools=tool_lines)
     diffs = setting_diffs(changes, "interface")
     if changes and not module.check_mode:
-        for item in changes:
-            error = live.apply(item, run) if item["setting"] != "network_config" else \
-                _write_file(item)
-            if error:
-                module.fail_json(msg="%s %s: %s" % (item["interface"], item["setting"], error),
-                                 changes=changes, unsupported=unsupported,
-                                 network_manager=manager)
+        # Every change in the vendor's order; a refusal is recorded and the rest carry on
+        # (stacks.DEPENDS names the few a driver needs in sequence).
+        errors = live.apply_all(changes, run, carry_out=lambda item: (
+            _write_file(item) if item["setting"] == "network_config" else live.apply(item, run)))
+        lines = ["%s %s: %s" % (k[0], k[1], "; ".join(v)) for k, v in sorted(errors.items())
+                 if k[1] == "network_config"]
         if any(i["setting"] == "network_config" for i in changes):
             for argv in netmgr.reload_commands(manager, [w["name"] for w in wants]):
                 rc, out, err = run(argv)
                 if rc != 0:
-                    module.fail_json(msg="%s failed: %s" % (" ".join(argv), (err or out).strip()),
-                                     changes=changes, network_manager=manager)
-        refused = live.read_back(wants, run, live.read_file, live.list_dir)
-        if refused:
-            module.fail_json(msg="settings not applied (the read-back differs from the plan): "
-                             "%s" % "; ".join(refused), changes=changes,
-                             unsupported=unsupported, network_manager=manager)
+                    lines.append("%s failed: %s" % (" ".join(argv), (err or out).strip()))
+        readback = live.read_back_items(wants, run, live.read_file, live.list_dir)
+        lines += live.not_as_planned(errors, readback)
+        if lines:
+            module.fail_json(msg="not as planned after every independent setting was applied: "
+                             "%s" % "; ".join(lines), changes=changes, unsupported=unsupported,
+                             refused=lines, network_manager=manager, missing_tools=tool_lines)
     result = dict(changed=bool(changes), changes=changes, unsupported=unsupported,
-                  network_manager=manager)
+                  network_manager=manager, missing_tools=tool_lines)
     if module._diff and diffs:
         result["diff"] = diffs
     module.exit_json(**result)
 
 
+def _tool_reason(item):
+    return "tool is missing" in (item["unsupported"] or "")
+
+
 def _manager_files(manager, wants):
-    """The network manager's files of every interface with an address, as changes."""
+    """The network manager's files of every interface with an address, as changes; a file an
+    earlier version wrote where networkd now ignores it (shadowed) is removed."""
     out = []
     for want in wants:
         if not (want.get("address") and want.get("gateway") and
                 want.get("route_table") is not None):
             continue
         nic = dict(want, mtu_bytes=want.get("mtu_bytes") or 9000)
-        for path, text in sorted(netmgr.files(manager, nic).items()):
+        netplan = None
+        if manager == "networkd":
+            mac = (live.read_file("/sys/class/net/%s/address" % want["name"]) or "").strip()
+            netplan = netmgr.netplan_file(want["name"], mac or None, live.read_file,
+                                          live.list_dir)
+        wanted = netmgr.files(manager, nic, netplan)
+        legacy = netmgr.LEGACY_NETWORKD_FILE % want["name"]
+        if manager == "networkd" and legacy not in wanted and \
+                live.read_file(legacy) is not None:
+            wanted[legacy] = None
+        for path, text in sorted(wanted.items()):
             current = live.read_file(path)
             if current != text:
-                item = change("network_config", path if current is not None else None, path,
-                              None)
+                item = change("network_config", path if current is not None else None,
+                              path if text is not None else None, None)
                 item.update(interface=want["name"], write={"path": path, "value": text,
                                                            "mkdir": None})
                 out.append(item)
@@ -276,6 +325,9 @@ def _manager_files(manager, wants):
 def _write_file(item):
     path = item["write"]["path"]
     try:
+        if item["write"]["value"] is None:
+            os.remove(path)
+            return None
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path + ".tmp", "w") as handle:
             handle.write(item["write"]["value"])

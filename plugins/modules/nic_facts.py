@@ -22,7 +22,9 @@ description:
     and MAC address, NUMA node and NIC-local CPU count, channels (maximum and current), global
     pause, the DCB APP table (DSCP map, UDP port entries), ETS, PFC with its delay, the DCBX
     mode, ice's private flags and the MTU.
-  - What the NIC cannot report (a veth has no DCB and no pause) is returned as V(null).
+  - What the NIC cannot report (a veth has no DCB and no pause) is returned as V(null); a tool
+    that is missing or prints something unexpected leaves its facts V(null) and is named in
+    C(missing_tools), never failing the module.
 options:
   interfaces:
     description: Interfaces to report; all but C(lo) when omitted.
@@ -69,7 +71,11 @@ ansible_facts:
   type: dict
   contains:
     roce_nics:
-      description: Interface name to its facts.
+      description: Interface name to its facts (also C(rdma_port), the RDMA device's port that
+        is this netdev, and C(missing_tools), tools gathering needed and did not find).
+      type: dict
+    roce_host:
+      description: This host's C(default_route_interface) (main table) and C(interfaces).
       type: dict
 """
 
@@ -85,18 +91,28 @@ def main():
         supports_check_mode=True)
     names = module.params["interfaces"] or sorted(
         n for n in (live.list_dir("/sys/class/net") or []) if n != "lo")
+    tools = {}
+
+    def run(argv):
+        if argv[0] not in tools:
+            tools[argv[0]] = module.get_bin_path(argv[0])
+        if not tools[argv[0]]:
+            return live.MISSING, "", "%s: command not found" % argv[0]
+        return module.run_command(argv)
+
     facts = {}
     for name in names:
-        found = live.gather(name, module.run_command, live.read_file,
-                            live.list_dir)
+        found = live.gather(name, run, live.read_file, live.list_dir)
         if found is None:
             module.fail_json(msg="interface %s does not exist on this host" % name)
         if module.params["counters_priorities"]:
             found["counters"] = live.counters(name, module.params["counters_priorities"],
-                                              found["rdma_device"], module.run_command,
-                                              live.read_file, live.list_dir)
+                                              found["rdma_device"], run, live.read_file,
+                                              live.list_dir, found["rdma_port"] or 1)
         facts[name] = found
-    module.exit_json(changed=False, ansible_facts={"roce_nics": facts})
+    host = {"default_route_interface": live.default_route_interface(run),
+            "interfaces": sorted(live.list_dir("/sys/class/net") or [])}
+    module.exit_json(changed=False, ansible_facts={"roce_nics": facts, "roce_host": host})
 
 
 if __name__ == "__main__":

@@ -34,7 +34,8 @@ description:
     C(run_once) and C(register) so it is computed once per run and every host of the play gets
     the result. Each host's part is C(<registered>.plan.devices[inventory_hostname]).
   - The plan is returned rather than set as a fact on purpose; Ansible deep-copies every fact
-    of every host for each task, which for a large fabric would cost minutes.
+    of every host for each task, which for a large fabric would cost minutes. Offline it is not
+    returned whole either (see O(return_plan)); the render actions read RV(plan_file).
   - Runs on the controller and contacts no device. Invalid inventory fails with one message
     naming the host, the field, the value and what is allowed.
 options:
@@ -44,6 +45,14 @@ options:
         in a later task, so it sets this to V(false).
     type: bool
     default: true
+  return_plan:
+    description:
+      - Also return the whole plan as RV(plan). V(auto) returns it when a host of the inventory
+        deploys (C(roce_deploy)), where the per-host roles read their intent from it. Offline,
+        the render actions read the plan from RV(plan_file), because a large plan in a task result is
+        deep-copied and templated by Ansible at every use, which for 32,768 GPUs costs minutes.
+    type: raw
+    default: auto
 attributes:
   check_mode:
     support: full
@@ -67,6 +76,7 @@ EXAMPLES = r"""
 - name: Plan the fabric once for the whole run
   roce.fabric.plan:
     fail_on_error: false
+    return_plan: true
   run_once: true
   register: fabric_plan
 
@@ -85,6 +95,26 @@ plan:
   description:
     - V(summary) (device and link counts, errors, warnings), V(violations) (rule, severity,
       device, location, message, numbers, hint) and V(devices) (intent per device name).
+  returned: when O(return_plan) is V(true), or V(auto) and a host deploys
+  type: dict
+plan_file:
+  description:
+    - The whole plan, written into Ansible's temporary directory of this run (removed when the
+      run ends); M(roce.fabric.render) reads it (its O(roce.fabric.render#module:plan_file)).
+  returned: success
+  type: path
+summary:
+  description: The plan's summary (device and link counts, tiers, pairs, errors, warnings).
   returned: success
   type: dict
+violations:
+  description: The checks' findings (rule, severity, device, location, message, numbers, hint).
+  returned: success
+  type: list
+  elements: dict
+deploy_hosts:
+  description: Hosts with C(roce_deploy) true; later plays end at once without them.
+  returned: success
+  type: list
+  elements: str
 """

@@ -32,9 +32,15 @@ description:
   - Writes only files whose content changes (atomically), so a second run changes nothing.
 options:
   plan:
-    description: The C(plan) returned by M(roce.fabric.plan).
+    description:
+      - The C(plan) returned by M(roce.fabric.plan) (with its O(roce.fabric.plan#module:return_plan)).
+        Give this or O(plan_file).
     type: dict
-    required: true
+  plan_file:
+    description:
+      - The C(plan_file) returned by M(roce.fabric.plan) in the same run; the plan is read from
+        it, so no large plan is templated into the task (what the roles use).
+    type: path
   devices:
     description: Inventory names to render, typically C(ansible_play_hosts) so C(--limit) applies.
     type: list
@@ -65,6 +71,20 @@ options:
       - No effect outside check mode.
     type: bool
     default: false
+  diff_full:
+    description:
+      - With C(--diff), show every changed line of every file. By default configs are shown in
+        full and the other files (docs, structured intent, report, pictures) one line each.
+    type: bool
+    default: false
+  switch_results:
+    description:
+      - With V(fabric) in O(outputs), the results of this run's switch renders the change plan
+        is made from. By default they are read from where each switch render of this run kept
+        them (Ansible's temporary directory of the run), so no task templates every host's
+        result.
+    type: list
+    elements: dict
 attributes:
   check_mode:
     support: full
@@ -86,7 +106,7 @@ attributes:
 EXAMPLES = r"""
 - name: Render the switches of this play
   roce.fabric.render:
-    plan: "{{ plan_result.plan }}"
+    plan_file: "{{ plan_result.plan_file }}"
     devices: "{{ ansible_play_hosts }}"
     output_dir: "{{ playbook_dir }}/intended"
   run_once: true
@@ -121,4 +141,37 @@ written:
   description: Files written (0 in check mode).
   returned: success
   type: int
+rendered_switches:
+  description: The switches this task rendered (with V(configs) in O(outputs)).
+  returned: with V(configs) in O(outputs)
+  type: list
+  elements: str
+changes:
+  description:
+    - Per changed switch, what changes in its config (config_db tables, EOS sections,
+      bgpd.conf) and its disruption class (hitless, traffic-affecting, port-flapping, reload),
+      docs/deploy.md.
+  returned: with V(configs) in O(outputs)
+  type: list
+  elements: dict
+change_table:
+  description: The change plan as short table lines (printed before the verdict).
+  returned: with V(configs) or V(fabric) in O(outputs)
+  type: list
+  elements: str
+change_plan:
+  description:
+    - The run's change plan (also C(fabric/changes.md)), every switch with its class, and
+      RV(outside_limit).
+  returned: with V(fabric) in O(outputs)
+  type: dict
+outside_limit:
+  description: Switches outside this run's C(--limit) or C(--tags) whose configs change too.
+  returned: with V(fabric) in O(outputs)
+  type: list
+  elements: str
+covering_limit:
+  description: A C(--limit) that covers every switch the change touches.
+  returned: with V(fabric) in O(outputs) and switches outside the limit change
+  type: str
 """

@@ -81,7 +81,8 @@ def test_nic_on_veth(netns):
 def test_required_dcb_fails_on_veth(netns):
     args = dict(ARGS, required_settings=["dscp_prio"])
     result = run_nic(args)
-    assert result["failed"] and "rdma0 dscp_prio (the netdev has no DCB" in result["msg"]
+    assert result["failed"] and \
+        "rdma0 dscp_prio (unsupported on no-dcb: the netdev has no DCB" in result["msg"]
     state = subprocess.run(["ip", "-n", NS, "-j", "link", "show", "rdma0"], capture_output=True,
                            text=True, check=True).stdout
     assert json.loads(state)[0]["mtu"] == 1500          # failed before writing anything

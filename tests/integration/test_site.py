@@ -119,7 +119,7 @@ def test_hostile_inventory_is_refused_through_ansible(inventory_copy, tmp_path, 
 
 
 def test_ansible_plan_equals_python_plan(inventory_data):
-    result = run_site(ANSIBLE_STDOUT_CALLBACK="ansible.posix.json")
+    result = run_site("-e", "plan_return_plan=true", ANSIBLE_STDOUT_CALLBACK="ansible.posix.json")
     assert result.returncode == 0, result.stderr
     tasks = json.loads(result.stdout)["plays"][0]["tasks"]
     facts = [t for t in tasks if "Plan the whole fabric" in t["task"]["name"]][0]

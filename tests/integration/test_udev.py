@@ -13,6 +13,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RULES = "/etc/udev/rules.d"
 LAB_ID = os.environ.get("ROCE_LAB_ID") or "200"
+MAC = "02:00:5e:10:00:%02x" % (int(LAB_ID) % 256)
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not shutil.which("udevadm"),
@@ -37,7 +38,9 @@ def veths():
     template = os.path.join(ROOT, "roles", "nic", "templates", "90-roce-nic.rules.j2")
     with open(template) as handle:
         text = jinja2.Template(handle.read(), keep_trailing_newline=True).render(
-            ansible_managed="test", nic_device={"nics": [{"name": kept}, {"name": renamed}]})
+            ansible_managed="test", nic_device={"nics": [{"name": kept}, {"name": renamed},
+                                                         {"name": "rfu%sm" % LAB_ID}]},
+            ansible_facts={"roce_nics": {"rfu%sm" % LAB_ID: {"mac_address": MAC.upper()}}})
     ours = os.path.join(RULES, "90-roce-nic-test-%s.rules" % LAB_ID)
     rename = os.path.join(RULES, "70-roce-rename-test-%s.rules" % LAB_ID)
     try:
@@ -49,6 +52,8 @@ def veths():
                          % (kernel, renamed))
         for a, b in ((kept, kept + "p"), (kernel, kernel + "p"), (other, other + "p")):
             assert _sh("ip", "link", "add", a, "type", "veth", "peer", "name", b).returncode == 0
+        # the planned NIC rfu...m under another name (systemd 239, net.ifnames=0): its MAC
+        assert _sh("ip", "link", "set", other + "p", "address", MAC).returncode == 0
         yield kept, renamed, kernel, other
     finally:
         # udevadm test of systemd 252 carries the rename out: the veth may be called either
@@ -65,3 +70,5 @@ def test_the_unit_is_wanted_for_the_final_name_only(veths):
     # kernel name rfu...t, renamed by the earlier rule: matched under its final name
     assert "roce-nic-%s.service" % renamed in _wants(kernel)
     assert not [w for w in _wants(other) if w.startswith("roce-nic-")]
+    # matched by its MAC address whatever it is called
+    assert "roce-nic-rfu%sm.service" % LAB_ID in _wants(other + "p")

@@ -16,8 +16,10 @@ from typing import Dict, List
 
 # The rule modules register their rules on import.
 from ansible_collections.roce.fabric.plugins.module_utils.checks import (  # noqa: F401
-    buffer, deadlock, ecmp, links, qos, tiers)
+    buffer, deadlock, ecmp, links, qos, tiers, waste)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import RULES
+
+RULE_MODULES = (buffer, deadlock, ecmp, links, qos, tiers)
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 
@@ -25,7 +27,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.records import Device,
 RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",
             "pfc-match", "lossless-class-match", "cnp-strict-lossy", "mtu-chain", "pfc-watchdog",
             "oversubscription", "ecmp-width", "ecmp-efficiency", "hash-entropy",
-            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock", "port-map")
+            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock", "port-map",
+            "headroom-waste")
 if set(RULE_IDS) != set(RULES):
     raise ImportError("checks/run.py RULE_IDS and the registered rules differ: %s"
                       % sorted(set(RULE_IDS) ^ set(RULES)))

@@ -168,11 +168,17 @@ ASICS = {
          "family": _v("sand", "Broadcom DNX (Jericho); EOS 'sand'"),
          "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24")}),
     "spectrum1": _spectrum(
-        16000000, "LM §2.4 [M] 16 MB", False, (10, 25, 40, 50, 100), 96, 25, False),
+        13945824, "sonic-buildimage ACS-MSN2700 buffers_defaults_t1.j2 @ba853348: "
+        "egress_lossless_pool (SONiC sizes every Spectrum-1 pool within it; LM §2.4's 16 MB "
+        "is the marketing figure)", True, (10, 25, 40, 50, 100), 96, 25, False),
     "spectrum2": _spectrum(
-        42000000, "LM §2.4 [V] 42 MB", True, (10, 25, 40, 50, 100, 200), 144, 50, False),
+        34287552, "sonic-buildimage ACS-MSN3800 buffers_defaults_t1.j2 @ba853348: "
+        "egress_lossless_pool (LM §2.4's 42 MB is the marketing figure)", True,
+        (10, 25, 40, 50, 100, 200), 144, 50, False),
     "spectrum3": _spectrum(
-        64000000, "LM §2.4 [V] 64 MB", True, (10, 25, 40, 50, 100, 200, 400), 144, 50, False),
+        60817392, "sonic-buildimage ACS-MSN4700 buffers_defaults_t1.j2 @ba853348: "
+        "egress_lossless_pool, as every SN4700 HWSKU template (LM §2.4's 64 MB is the "
+        "marketing figure)", True, (10, 25, 40, 50, 100, 200, 400), 144, 50, False),
     "spectrum4": _spectrum(
         158229504, "SN §1.2: SN5600 egress_lossless_pool 158,229,504 B (LM §2.4 [V])", True,
         (25, 50, 100, 200, 400, 800), 192, 100, True),

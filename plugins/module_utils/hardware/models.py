@@ -20,6 +20,8 @@ __metaclass__ = type
 from collections import namedtuple
 from typing import List, Optional, Tuple
 
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import sku_tables
+
 Mode = namedtuple("Mode", "name ports speeds")
 
 # Arista 7060X6-64PE (Tomahawk 5): first lane of cages 1-64, sonic-buildimage
@@ -41,29 +43,18 @@ _DS5000_LANES = [1, 17, 25, 9, 33, 49, 57, 41, 65, 81, 89, 73, 97, 113, 121, 105
                  265, 289, 305, 313, 297, 321, 337, 345, 329, 353, 369, 377, 361, 385, 401, 409,
                  393, 417, 433, 441, 425, 449, 465, 473, 457, 481, 497, 505, 489]
 
-# SONiC pg_profile_lookup.ini rows of a HWSKU, (speed Gb/s, cable m) -> (size, xon, xoff,
-# xon_offset or None): what buffermgrd pins in SONiC's traditional buffer model. SN5600: the
-# ACS-SN5600 table (Mellanox-SN5600-O128 links to it), fork DavidZagury @021f8a7a = edge-core
-# @dd880065 (the nine 100/400/800G rows also in sonic.md §1.4): the Mellanox formula at 100 %
-# small packets, lossless MTU 1024, port MTU 9100 (sonic.md §1.3), a few rows 1 KiB higher.
-_SN5600_PG = {
-    (10, 5): (64512, 19456, 45056), (25, 5): (67584, 19456, 48128),
-    (40, 5): (75776, 19456, 57344), (50, 5): (82944, 19456, 63488),
-    (100, 5): (133120, 19456, 113664), (200, 5): (150528, 19456, 131072),
-    (400, 5): (250880, 19456, 231424), (800, 5): (304128, 38912, 257024),
-    (10, 40): (65536, 19456, 46080), (25, 40): (71680, 19456, 52224),
-    (40, 40): (81920, 19456, 62464), (50, 40): (89088, 19456, 69632),
-    (100, 40): (146432, 19456, 126976), (200, 40): (177152, 19456, 157696),
-    (400, 40): (303104, 19456, 283648), (800, 40): (410624, 38912, 362496),
-    (10, 300): (75776, 19456, 56320), (25, 300): (96256, 19456, 76800),
-    (40, 300): (120832, 19456, 101376), (50, 300): (138240, 19456, 118784),
-    (100, 300): (244736, 19456, 225280), (200, 300): (374784, 19456, 355328),
-    (400, 300): (697344, 19456, 677888), (800, 300): (1198080, 38912, 1150976),
-}
-# Arista-7060X6-64PE-O128S2 pg_profile_lookup.ini @a63e1151 (5m, 150m; 40m in the fork copy
-# @3b7d7c07): one flat row, the PG minimum (size), xon 0 and xoff from the headroom pool.
-_O128S2_PG = dict(((400, cable), (18796, 0, 612140)) for cable in (5, 40, 150))
+# The SONiC HWSKUs' pg_profile_lookup.ini tables and buffer templates are data of their own
+# (sku_tables.py, each with its file and commit). The SN5600 table is the Mellanox formula at
+# 100 % small packets, lossless MTU 1024, port MTU 9100 (sonic.md §1.3), a few rows 1 KiB higher:
 SKU_TABLE_PATTERN = {"small_packet_pct": 100, "lossless_mtu_bytes": 1024, "port_mtu_bytes": 9100}
+
+# EOS on Tomahawk (7060X/7260X series): unicast and multicast egress queues are separate, so a
+# qos profile configures the unicast queue, `uc-tx-queue N` (EOS User Manual, "Quality of
+# Service", Arista 7050X/7060X/7260X/7300X: uc-tx-queue / mc-tx-queue; AVD qos_profiles
+# uc_tx_queues, eos-and-avd.md §2); `tx-queue` is the Trident-3/-4 and Jericho form.
+_TOMAHAWK_EOS = {"tx_queue": "uc-tx-queue",
+                 "source": "EOS User Manual QoS (7050X/7060X/7260X/7300X: uc-tx-queue); AVD "
+                           "qos_profiles[].uc_tx_queues (eos-and-avd.md §2)"}
 
 # SONiC aliases: "etp" gives etp<cage> for one port per cage, etp<cage><a..h> for more (NVIDIA
 # and Arista platform.json); "slash" gives <prefix><cage>/<first lane in cage>.
@@ -77,8 +68,7 @@ MODELS = {
         "platforms": ("sonic",),
         "sonic": {"platform": "x86_64-nvidia_sn5600-r0", "alias": ("etp", ""),
                   "hwsku": {"1x800G": "ACS-SN5600", "2x400G": "Mellanox-SN5600-O128",
-                            "4x200G": "Mellanox-SN5600-V256"},
-                  "pg_lookup": {"ACS-SN5600": _SN5600_PG, "Mellanox-SN5600-O128": _SN5600_PG}},
+                            "4x200G": "Mellanox-SN5600-V256"}},
         "source": "sonic-buildimage device/mellanox/x86_64-nvidia_sn5600-r0: platform.json "
                   "@f1bfa774 (64 cages, lanes 0-511, 1x800G/2x400G/4x200G), "
                   "Mellanox-SN5600-O128/port_config.ini @bb73a8a1 (128 x 400G, etpNa/etpNb), "
@@ -102,11 +92,11 @@ MODELS = {
         "modes": [Mode("1x800G", 1, (800, 400)), Mode("2x400G", 2, (400,)),
                   Mode("4x200G", 4, (200,)), Mode("8x100G", 8, (100,))],
         "platforms": ("sonic", "eos"),
+        "eos": _TOMAHAWK_EOS,
         "sonic": {"platform": "x86_64-arista_7060x6_64pe", "alias": ("etp", ""),
                   "hwsku": {"1x800G": "Arista-7060X6-64PE",
                             "2x400G": "Arista-7060X6-64PE-O128S2",
-                            "4x200G": "Arista-7060X6-64PE-256x200G"},
-                  "pg_lookup": {"Arista-7060X6-64PE-O128S2": _O128S2_PG}},
+                            "4x200G": "Arista-7060X6-64PE-256x200G"}},
         "source": "sonic-buildimage device/arista/x86_64-arista_7060x6_64pe: platform.json "
                   "@1b88185e (lanes and breakouts), Arista-7060X6-64PE-O128S2/port_config.ini "
                   "@3a67677d; EOS manual 'Layer 1 Profiles' (an OSFP cage N is EthernetN/1-8)",
@@ -118,6 +108,7 @@ MODELS = {
                   Mode("2x200G", 2, (200, 100, 50, 40, 25, 10)),
                   Mode("4x100G", 4, (100, 50, 40, 25, 10))],
         "platforms": ("sonic", "eos"),
+        "eos": _TOMAHAWK_EOS,
         "sonic": {"platform": "x86_64-arista_7060dx5_64s", "alias": ("slash", "Ethernet"),
                   "hwsku": {"1x400G": "Arista-7060DX5-64S"}},
         "source": "sonic-buildimage device/arista/x86_64-arista_7060dx5_64s/platform.json "
@@ -200,6 +191,13 @@ def pg_row(model: str, hwsku: str, speed_gbps: int,
     """The HWSKU's pg_profile_lookup.ini row for a port: the shortest table cable at least as
     long as ``cable_m`` (SONiC's CABLE_LENGTH is then that class). (cable class, (size, xon,
     xoff)) or None when the table has no such row."""
-    table = MODELS[model]["sonic"].get("pg_lookup", {}).get(hwsku) or {}
-    cables = sorted(c for (speed, c) in table if speed == speed_gbps and c >= cable_m)
-    return (cables[0], table[(speed_gbps, cables[0])]) if cables else None
+    table = sku_tables.pg_table(hwsku)
+    cables = [c for c in sku_tables.cable_classes(hwsku, speed_gbps) if c >= cable_m]
+    return (cables[0], table[(speed_gbps, cables[0])][:3]) if cables else None
+
+
+def hwsku(model: Optional[str], mode_name: str) -> Optional[str]:
+    """The SONiC HWSKU of ``model`` in breakout ``mode_name`` (None without one)."""
+    if model is None:
+        return None
+    return MODELS[model]["sonic"]["hwsku"].get(mode_name)

@@ -42,23 +42,60 @@ def list_dir(path: str) -> Optional[List[str]]:
         return None
 
 
-def _output(run, argv):
+def write_value(path: str, value: str, mkdir: Optional[str] = None) -> None:
+    """One sysfs/configfs/debugfs store (``mkdir`` first: a configfs group is made, not
+    written). Raises IOError/OSError with the kernel's errno: the driver's refusal."""
+    if mkdir and not os.path.isdir(mkdir):
+        os.mkdir(mkdir)
+    with open(path, "w") as handle:
+        handle.write(value)
+
+
+MISSING = 127          # what a shell, subprocess wrappers and the modules' run give a lost tool
+
+
+def _output(run, argv, missing):
+    if argv[0] in missing:
+        return None
     rc, out, err = run(argv)
+    if rc == MISSING:
+        missing.add(argv[0])
+        return None
     return out if rc == 0 else (err or "not supported")
 
 
+def _uevent(read, base):
+    """DRIVER= and PCI_SLOT_NAME= of the netdev's device (sysfs uevent): the driver and PCI
+    address when ethtool -i cannot tell."""
+    fields = {}
+    for line in (read(base + "/device/uevent") or "").splitlines():
+        key, _sep, value = line.partition("=")
+        fields[key.strip()] = value.strip()
+    return {"driver": fields.get("DRIVER") or None, "version": None, "firmware": None,
+            "bus_info": fields.get("PCI_SLOT_NAME") or None}
+
+
 def gather(name: str, run: Run, read: Read, listdir: ListDir) -> Optional[Dict[str, Any]]:
-    """Facts of interface ``name``: driver stack, RDMA device, NUMA, channels, pause, DCB (APP
-    table, ETS, PFC, DCBX mode), private flags, MTU and the RDMA side."""
+    """Facts of interface ``name``: driver stack, RDMA device and port, NUMA, channels, pause,
+    DCB (APP table, ETS, PFC, DCBX mode), private flags, MTU and the RDMA side. A tool that is
+    missing (exit 127) or prints something unexpected leaves its facts None and is listed in
+    ``missing_tools``; gathering never raises on tool output."""
     base = "/sys/class/net/%s" % name
-    if read(base + "/mtu") is None:
+    mtu = (read(base + "/mtu") or "").strip()
+    if not mtu:
         return None
-    rc, out, _err = run(["ethtool", "-i", name])
-    driver = parse.parse_ethtool_driver(out) if rc == 0 else {"driver": None}
-    rc, out, err = run(["ethtool", "-l", name])
-    channels = parse.parse_ethtool_channels(out) if rc == 0 else None
+    missing = set()
+    out = _output(run, ["ethtool", "-i", name], missing)
+    driver = parse.parse_ethtool_driver(out) if out is not None else {}
+    if not driver.get("driver"):
+        driver = _uevent(read, base)
+    out = _output(run, ["ethtool", "-l", name], missing)
+    channels = parse.parse_ethtool_channels(out) if out is not None else None
+    if channels is not None and not (channels["max"] or channels["current"]):
+        channels = None
     rdma = sorted(listdir(base + "/device/infiniband") or [])
     rdma = rdma[0] if rdma else None
+    port = rdma_side.port_of(name, rdma, read, listdir) if rdma else None
 
     def exists(path):
         return listdir(path) is not None or read(path) is not None
@@ -68,7 +105,7 @@ def gather(name: str, run: Run, read: Read, listdir: ListDir) -> Optional[Dict[s
     cpus = parse.parse_cpulist(local if local else read("/sys/devices/system/cpu/online"))
     facts = {
         "name": name,
-        "mtu_bytes": int(read(base + "/mtu").strip()),
+        "mtu_bytes": int(mtu) if mtu.isdigit() else None,
         "driver": driver.get("driver"),
         "driver_version": driver.get("version"),
         "firmware": driver.get("firmware"),
@@ -76,50 +113,75 @@ def gather(name: str, run: Run, read: Read, listdir: ListDir) -> Optional[Dict[s
         "pci_address": driver.get("bus_info"),
         "mac_address": (read(base + "/address") or "").strip() or None,
         "rdma_device": rdma,
+        "rdma_port": port,
         "numa_node": int(numa) if numa.lstrip("-").isdigit() else None,
         "local_cpus": len(cpus),
         "local_cpu_list": cpus,
         "channels": channels,
-        "pause": parse.parse_ethtool_pause(_output(run, ["ethtool", "-a", name])),
-        "dcb_app": parse.parse_dcb_app(_output(run, ["dcb", "-j", "app", "show", "dev", name])),
-        "pfc": parse.parse_dcb_pfc(_output(run, ["dcb", "pfc", "show", "dev", name])),
-        "ets": None, "dcbx": None, "priv_flags": None,
+        "pause": parse.parse_ethtool_pause(_output(run, ["ethtool", "-a", name], missing)),
+        "dcb_app": parse.parse_dcb_app(_output(run, ["dcb", "-j", "app", "show", "dev", name],
+                                               missing)),
+        "pfc": None, "ets": None, "dcbx": None, "priv_flags": None,
     }
     if facts["dcb_app"] is not None:
-        facts["ets"] = parse.parse_dcb_ets(_output(run, ["dcb", "ets", "show", "dev", name]))
-        facts["dcbx"] = parse.parse_dcb_dcbx(_output(run, ["dcb", "dcbx", "show", "dev", name]))
+        facts["pfc"] = parse.parse_dcb_pfc(_output(run, ["dcb", "pfc", "show", "dev", name],
+                                                   missing))
+        facts["ets"] = parse.parse_dcb_ets(_output(run, ["dcb", "ets", "show", "dev", name],
+                                                   missing))
+        facts["dcbx"] = parse.parse_dcb_dcbx(_output(run, ["dcb", "dcbx", "show", "dev", name],
+                                                     missing))
     if stack == "ice":
         facts["priv_flags"] = parse.parse_ethtool_priv_flags(
-            _output(run, ["ethtool", "--show-priv-flags", name]))
+            _output(run, ["ethtool", "--show-priv-flags", name], missing) or "")
+    facts["missing_tools"] = sorted(missing)
     # roce_nics.<nic>.dscp_prio predates dcb_app; kept so playbooks reading it keep working
     facts["dscp_prio"] = (facts["dcb_app"] or {}).get("dscp_prio") \
         if facts["dcb_app"] is not None else None
-    facts["rdma"] = rdma_side.gather(name, stack, rdma, driver.get("bus_info"), read, listdir)
+    facts["rdma"] = rdma_side.gather(name, stack, rdma, driver.get("bus_info"), read, listdir,
+                                     port or 1)
     return facts
+
+
+def default_route_interface(run: Run) -> Optional[str]:
+    """The interface of the main table's default route (what NCCL's bootstrap should use when
+    the plan names none), or None."""
+    try:
+        rc, out, _err = run(["ip", "-j", "route", "show", "default"])
+        routes = json.loads(out) if rc == 0 and out.strip() else []
+    except ValueError:
+        return None
+    devs = [r.get("dev") for r in routes if isinstance(r, dict) and r.get("dev")]
+    return devs[0] if devs else None
+
+
+def _json(run, argv):
+    """`ip -j ...` output as a list; [] when the command fails or prints no JSON."""
+    try:
+        rc, out, _err = run(argv)
+        data = json.loads(out) if rc == 0 and out.strip() else []
+    except ValueError:
+        return []
+    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
 
 
 def gather_addresses(name: str, run: Run) -> List[str]:
     """Addresses on ``name`` as 'ip/len'."""
-    rc, out, _err = run(["ip", "-j", "addr", "show", "dev", name])
     addrs = []
-    if rc == 0 and out.strip():
-        for link in json.loads(out):
-            for a in link.get("addr_info", []):
-                if a.get("family") == "inet":
-                    addrs.append("%s/%s" % (a["local"], a["prefixlen"]))
+    for link in _json(run, ["ip", "-j", "addr", "show", "dev", name]):
+        for a in link.get("addr_info", []):
+            if a.get("family") == "inet":
+                addrs.append("%s/%s" % (a["local"], a["prefixlen"]))
     return addrs
 
 
 def gather_rules(run: Run) -> List[Tuple[Any, str, Any]]:
-    rc, out, _err = run(["ip", "-j", "rule", "show"])
-    rules = json.loads(out) if rc == 0 and out.strip() else []
-    return [(r.get("src"), str(r.get("table")), r.get("priority")) for r in rules]
+    return [(r.get("src"), str(r.get("table")), r.get("priority"))
+            for r in _json(run, ["ip", "-j", "rule", "show"])]
 
 
 def gather_default_route(table: Any, run: Run) -> List[Tuple[Any, Any]]:
-    rc, out, _err = run(["ip", "-j", "route", "show", "table", str(table), "default"])
-    routes = json.loads(out) if rc == 0 and out.strip() else []
-    return [(r.get("gateway"), r.get("dev")) for r in routes]
+    return [(r.get("gateway"), r.get("dev"))
+            for r in _json(run, ["ip", "-j", "route", "show", "table", str(table), "default"])]
 
 
 def plan_interface(want: Dict[str, Any], have: Dict[str, Any], run: Run) -> List[Change]:
@@ -143,6 +205,8 @@ def plan_interface(want: Dict[str, Any], have: Dict[str, Any], run: Run) -> List
         todo += routing_changes(want, run)
     for item in todo:
         item["interface"] = want["name"]
+        if item["setting"] in stacks.DEPENDS.get(stack, {}):
+            item["after"] = stacks.DEPENDS[stack][item["setting"]]
     return stacks.ordered(stack, todo)
 
 
@@ -165,9 +229,9 @@ def routing_changes(desired: Dict[str, Any], run: Run) -> List[Change]:
     return out
 
 
-def apply(item: Change, run: Run,
-          makedirs: Callable[[str], Any] = os.mkdir) -> Optional[str]:
-    """Carry out one change: its argv, or its sysfs/configfs write. Returns an error or None."""
+def apply(item: Change, run: Run, write: Optional[Callable[..., Any]] = None) -> Optional[str]:
+    """Carry out one change: its argv, or its sysfs/configfs write. Returns the error - the
+    tool's message or the store's errno, i.e. the driver's reason - or None."""
     if item["argv"]:
         rc, out, err = run(item["argv"])
         if rc != 0 and item["setting"] == "global_pause":
@@ -178,31 +242,80 @@ def apply(item: Change, run: Run,
                                                        (err or out).strip())
     target = item["write"]
     try:
-        if target["mkdir"] and not os.path.isdir(target["mkdir"]):
-            makedirs(target["mkdir"])
-        with open(target["path"], "w") as handle:
-            handle.write(target["value"])
+        (write or write_value)(target["path"], target["value"], target.get("mkdir"))
     except (IOError, OSError) as exc:
         return "writing %s to %s failed: %s" % (target["value"], target["path"], exc)
     return None
 
 
-def read_back(wants: Iterable[Dict[str, Any]], run: Run, read: Read,
-              listdir: ListDir) -> List[str]:
-    """After the changes: every planned interface gathered and decided again. Whatever still
-    differs was refused, whatever any tool said: one line per setting with the planned and the
-    read-back value. Empty when everything reads back as planned."""
-    failures = []
+def apply_all(todo: Iterable[Change], run: Run,
+              write: Optional[Callable[..., Any]] = None,
+              carry_out: Optional[Callable[[Change], Optional[str]]] = None
+              ) -> Dict[Tuple[str, str], List[str]]:
+    """Every change, in the given (vendor) order, whatever another one did: a refused setting
+    never abandons the rest. A change that needs an earlier setting (``after``: bnxt refuses PFC
+    until ETS is set, bnxt_dcb.c bnxt_hwrm_queue_pfc_cfg) is skipped, with that reason, when the
+    earlier one failed. Returns {(interface, setting): [errors]}."""
+    errors = {}
+    for item in todo:
+        if item["unsupported"]:
+            continue
+        key = (item.get("interface"), item["setting"])
+        first = item.get("after")
+        if first and (key[0], first) in errors:
+            errors.setdefault(key, []).append("not attempted: %s failed first and the driver "
+                                              "needs it" % first)
+            continue
+        error = carry_out(item) if carry_out else apply(item, run, write)
+        if error:
+            errors.setdefault(key, []).append(error)
+    return errors
+
+
+def read_back_items(wants: Iterable[Dict[str, Any]], run: Run, read: Read,
+                    listdir: ListDir) -> List[Dict[str, Any]]:
+    """After the changes: every planned interface gathered and decided again; whatever still
+    differs was refused or ignored, whatever any tool said. One entry per setting:
+    {interface, setting, desired, current}; an interface that vanished has setting None."""
+    out = []
     for want in wants:
         have = gather(want["name"], run, read, listdir)
         if have is None:
-            failures.append("%s: the interface is gone" % want["name"])
+            out.append({"interface": want["name"], "setting": None, "desired": None,
+                        "current": None})
             continue
+        seen = set()
         for item in plan_interface(want, have, run):
-            if not item["unsupported"]:
-                failures.append("%s %s: planned %s, read back %s" % (
-                    want["name"], item["setting"], item["desired"], item["current"]))
-    return failures
+            if not item["unsupported"] and item["setting"] not in seen:
+                seen.add(item["setting"])
+                out.append({"interface": want["name"], "setting": item["setting"],
+                            "desired": item["desired"], "current": item["current"]})
+    return out
+
+
+def read_back(wants: Iterable[Dict[str, Any]], run: Run, read: Read,
+              listdir: ListDir) -> List[str]:
+    """read_back_items as lines: 'rdma0 dscp_prio: planned {26: 3, 48: 6}, read back {}'.
+    Empty when everything reads back as planned."""
+    return [describe(i) for i in read_back_items(wants, run, read, listdir)]
+
+
+def describe(item: Dict[str, Any], errors: Optional[List[str]] = None) -> str:
+    """One line for a setting that is not as planned, with the driver's reason if one came."""
+    if item["setting"] is None:
+        return "%s: the interface is gone" % item["interface"]
+    line = "%s %s: planned %s, read back %s" % (item["interface"], item["setting"],
+                                                item["desired"], item["current"])
+    return line + (" (%s)" % "; ".join(errors) if errors else "")
+
+
+def not_as_planned(errors: Dict[Tuple[str, str], List[str]],
+                   readback: Iterable[Dict[str, Any]]) -> List[str]:
+    """Every setting that reads back other than planned, one line each, with the driver's
+    reason where its write was refused. A write that failed but reads back as planned (ethtool
+    -A on a NIC without pause autoneg) is not a failure: the read-back is the judge."""
+    return [describe(item, errors.get((item["interface"], item["setting"])))
+            for item in readback]
 
 
 # Lossless-path counters a RoCE NIC exposes (host-nic.md §7): per-priority pause frames from
@@ -214,7 +327,7 @@ HW_COUNTERS = ("np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "r
 
 
 def counters(name: str, priorities: Iterable[int], rdma: Optional[str], run: Run, read: Read,
-             listdir: ListDir) -> Dict[str, Any]:
+             listdir: ListDir, port: int = 1) -> Dict[str, Any]:
     """{counter: value} of the lossless path of ``name``; empty when the NIC reports none."""
     rc, out, _err = run(["ethtool", "-S", name])
     stats = parse.parse_ethtool_stats(out) if rc == 0 else {}
@@ -225,7 +338,7 @@ def counters(name: str, priorities: Iterable[int], rdma: Optional[str], run: Run
             if key in stats:
                 found[key] = stats[key]
     if rdma:
-        base = "/sys/class/infiniband/%s/ports/1/hw_counters" % rdma
+        base = "/sys/class/infiniband/%s/ports/%d/hw_counters" % (rdma, port)
         present = set(listdir(base) or [])
         for key in HW_COUNTERS:
             if key in present:

@@ -12,11 +12,13 @@ __metaclass__ = type
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ansible_collections.roce.fabric.plugins.module_utils.host import stacks
 from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
     Change, change, unsupported)
 
 ROCE_UDP_PORT = 4791      # RoCEv2 (IBTA annex A17)
 TCS = 8
+MLX5_MAX_CABLE_M = 1000   # en_dcbnl.c MLX5E_MAX_CABLE_LENGTH: setpfc ignores a longer delay
 
 
 def channel_target(channels: Dict[str, Any], numa_local_cpus: Sequence[int],
@@ -38,22 +40,52 @@ def channel_target(channels: Dict[str, Any], numa_local_cpus: Sequence[int],
     return kind, min(limit, want)
 
 
-def ets_target(ets: Dict[str, Any], ets_cap: Optional[int]) -> Dict[str, Dict[int, Any]]:
-    """{"prio_tc", "tc_tsa", "tc_bw"} (8 entries each) for the plan's ``ets`` (roce_priority,
-    cnp_priority, roce_bw, default_bw): the CNP class strict, RoCE and everything else weighted
-    as the switches schedule them (host-nic.md §1.1). With as many TCs as priorities each class
-    keeps its priority's number; a NIC with fewer (ets-cap, Thor2: 3) gets TC0 default, TC1
-    RoCE, TC2 CNP, as Broadcom's bnxt_setupcc.sh maps them."""
+def ets_target(ets: Dict[str, Any], ets_cap: Optional[int],
+               stack: str = "no-dcb") -> Tuple[Dict[str, Dict[int, Any]],
+                                               Dict[str, Dict[int, Any]]]:
+    """(what to write, what the driver then reports) for the plan's ``ets`` (roce_priority,
+    cnp_priority, roce_bw, default_bw), each {"prio_tc", "tc_tsa", "tc_bw"} with 8 entries: the
+    CNP class strict, RoCE and everything else weighted as the switches schedule them
+    (host-nic.md §1.1). With as many TCs as priorities each class keeps its priority's number; a
+    NIC with fewer (ets-cap, Thor2: 3) gets TC0 default, TC1 RoCE, TC2 CNP, as Broadcom's
+    bnxt_setupcc.sh maps them. Per driver:
+
+    * mlx5 stores and reports a strict TC at 100 % (en_dcbnl.c mlx5e_build_tc_tx_bw gives
+      MLX5E_MAX_BW_ALLOC to TSA_STRICT; mlx5e_dcbnl_ieee_getets reads the firmware's value
+      back), so the read-back expects 100 on the CNP TC; the unused TCs stay ETS at 0 %, which
+      mlx5 groups apart and reports as 0 (mlx5e_build_tc_group, getets "Report 0% ets tc").
+    * bnxt refuses a TSA other than strict on a TC above max_tc (bnxt_dcb.c bnxt_ets_validate:
+      ``(tc_tx_bw || tc_tsa) && i > max_tc``) and, before the 2025 fix b74c2a2e, an ETS TC at 0 %
+      when the weights sum to 100 ("starving a TC"): every unused TC is written strict at 0 %
+      (TSA_STRICT is 0), and bnxt reports exactly what it stored (getets copies bp->ieee_ets).
+    * ice in DSCP mode keeps the 1:1 priority-to-TC map its switch to DSCP mode set and ignores
+      a new one (ice_dcb_nl.c ice_dcbnl_setets: "in DSCP mode up->tc mapping cannot change"); a
+      non-contiguous TC set such as {0,3,6} collapses to one TC (ice_dcb_lib.c
+      ice_dcb_get_num_tc), so the map is written 1:1 and the weights of the contiguous TCs sum
+      to 100 (ice_dcb_bwchk)."""
     roce, cnp = ets["roce_priority"], ets["cnp_priority"]
-    if ets_cap is not None and ets_cap <= max(roce, cnp):
-        tc_roce, tc_cnp = 1, 2
-    else:
+    if stack == "ice":
         tc_roce, tc_cnp = roce, cnp
-    prio_tc = dict((p, tc_roce if p == roce else tc_cnp if p == cnp else 0) for p in range(TCS))
-    tc_tsa = dict((t, "strict" if t == tc_cnp else "ets") for t in range(TCS))
+        prio_tc = dict((p, p if ets_cap is None or p < ets_cap else 0) for p in range(TCS))
+    else:
+        if ets_cap is not None and ets_cap <= max(roce, cnp):
+            tc_roce, tc_cnp = 1, 2
+        else:
+            tc_roce, tc_cnp = roce, cnp
+        prio_tc = dict((p, tc_roce if p == roce else tc_cnp if p == cnp else 0)
+                       for p in range(TCS))
+    used = (0, tc_roce)
+    if stack.startswith("bnxt"):
+        tc_tsa = dict((t, "ets" if t in used else "strict") for t in range(TCS))
+    else:
+        tc_tsa = dict((t, "strict" if t == tc_cnp else "ets") for t in range(TCS))
     tc_bw = dict((t, 0) for t in range(TCS))
     tc_bw[tc_roce], tc_bw[0] = ets["roce_bw"], ets["default_bw"]
-    return {"prio_tc": prio_tc, "tc_tsa": tc_tsa, "tc_bw": tc_bw}
+    write = {"prio_tc": prio_tc, "tc_tsa": tc_tsa, "tc_bw": tc_bw}
+    expect = {"prio_tc": dict(prio_tc), "tc_tsa": dict(tc_tsa), "tc_bw": dict(tc_bw)}
+    if stack.startswith("mlx5"):
+        expect["tc_bw"][tc_cnp] = 100
+    return write, expect
 
 
 def _map_args(mapping):
@@ -72,16 +104,18 @@ def decide(desired: Dict[str, Any], current: Dict[str, Any], stack: str) -> List
         # DSCP (L3) QoS and every DCBNL set need the host as DCBX owner (host-nic.md §1.5).
         out.append(change("fw_lldp_agent", "on", "off", ["ethtool", "--set-priv-flags", name,
                                                          "fw-lldp-agent", "off"]))
-    blocked = None
-    if stack.startswith("bnxt") and "lld-managed" in (current.get("dcbx") or ()):
-        blocked = ("the firmware LLDP agent owns DCB (dcb dcbx: lld-managed), so every DCBNL "
-                   "set fails on bnxt: turn the agent off in NVM (niccli / bnxtnvm) and reset")
-        out.append(unsupported("dcbx", "lld-managed", "host", blocked))
+    blocked = dcbx_blocked(stack, current.get("dcbx"), flags)
+    if blocked:
+        out.append(unsupported("dcbx", " ".join(sorted(current.get("dcbx") or ())), "host",
+                               blocked))
     if desired.get("pause_off"):
         pause = current["pause"]
-        if pause is None:
-            out.append(unsupported("global_pause", None, "off", "the netdev has no pause "
-                                   "frames (ethtool -a: not supported)"))
+        if "ethtool" in (current.get("missing_tools") or ()):
+            out.append(unsupported("global_pause", None, "off", "the ethtool tool is missing "
+                                   "(%s >= %s)" % stacks.TOOLS["ethtool"]))
+        elif pause is None:
+            out.append(unsupported("global_pause", None, "off", stacks.on(
+                stack, "the netdev has no pause frames (ethtool -a: not supported)")))
         elif pause.get("rx") or pause.get("tx") or pause.get("autoneg"):
             out.append(change("global_pause", pause, "off",
                               ["ethtool", "-A", name, "autoneg", "off", "rx", "off", "tx",
@@ -99,16 +133,48 @@ def decide(desired: Dict[str, Any], current: Dict[str, Any], stack: str) -> List
     return out
 
 
+def dcbx_blocked(stack: str, dcbx: Optional[Iterable[str]],
+                 priv_flags: Dict[str, bool]) -> Optional[str]:
+    """Why every DCBNL set will fail on this netdev, named by the DCBX mode, or None.
+
+    bnxt takes DCBNL sets only in host IEEE mode (bnxt_dcb.c bnxt_dcbnl_ieee_setets / setpfc /
+    setapp: EINVAL without DCB_CAP_DCBX_HOST). bnxt_dcb_init grants host mode only to a PF whose
+    firmware runs no LLDP agent; firmware with its DCBX agent reports lld-managed, and a VF or
+    firmware running LLDP without the DCBX agent reports plain ieee - bnxt_dcbnl_setdcbx refuses
+    host mode in both cases. ice refuses sets while lld-managed (ice_dcb_nl.c ice_dcbnl_setets,
+    ice_dcbnl_setapp) unless the firmware LLDP agent is being turned off first."""
+    flags = set(dcbx or ())
+    if stack.startswith("bnxt") and dcbx is not None and "host" not in flags:
+        if "lld-managed" in flags:
+            why = ("the firmware DCBX agent owns DCB (dcb dcbx: lld-managed), so bnxt refuses "
+                   "every DCBNL set with EINVAL: turn the firmware LLDP/DCBX agent off in NVM "
+                   "(niccli / bnxtnvm) and reset")
+        else:
+            why = ("dcb dcbx reports '%s' without host: a VF, or firmware running its LLDP agent "
+                   "without the DCBX agent (bnxt_dcb_init), so bnxt refuses every DCBNL set "
+                   "with EINVAL: set DCB on the PF, or turn the firmware LLDP agent off in NVM "
+                   "(niccli / bnxtnvm) and reset" % " ".join(sorted(flags)))
+        return stacks.on(stack, why)
+    if stack == "ice" and "lld-managed" in flags and not priv_flags.get("fw-lldp-agent"):
+        return stacks.on(stack, "the firmware DCBX agent manages DCB (dcb dcbx: lld-managed) "
+                                "and the fw-lldp-agent private flag is not there to turn off")
+    return None
+
+
 def _dcb(desired, current, stack, blocked):
     name = desired["name"]
     app, ets, pfc = current.get("dcb_app"), current.get("ets"), current.get("pfc")
     want_dscp = desired.get("dscp_prio") or {}
     want_pfc = desired.get("pfc_priorities")
     out = []
+    if "dcb" in (current.get("missing_tools") or ()):
+        blocked = "the dcb tool is missing (%s >= %s)" % stacks.TOOLS["dcb"]
     if app is None or blocked:
-        reason = blocked or "the netdev has no DCB (DCBNL)"
+        reason = blocked or stacks.on(stack, "the netdev has no DCB (DCBNL)")
+        port = {ROCE_UDP_PORT: desired["ets"]["roce_priority"]} \
+            if stack.startswith("bnxt") and desired.get("ets") else None
         for setting, want in (("dscp_prio", want_dscp), ("pfc", want_pfc),
-                              ("ets", desired.get("ets"))):
+                              ("ets", desired.get("ets")), ("roce_port_prio", port)):
             if want:
                 out.append(unsupported(setting, None, want, reason))
         return out
@@ -117,39 +183,60 @@ def _dcb(desired, current, stack, blocked):
                           ["dcb", "app", "replace", "dev", name, "dscp-prio"] +
                           _map_args(want_dscp)))
     if stack.startswith("bnxt") and desired.get("ets"):
-        # bnxt_re derives the RoCE priority mask from the UDP 4791 APP entry (bnxt_setupcc.sh).
+        # bnxt hands the UDP 4791 APP entry to its firmware (bnxt_dcb.c bnxt_dcbnl_ieee_setapp ->
+        # bnxt_hwrm_set_dcbx_app), where bnxt_re takes the RoCE priority from (bnxt_setupcc.sh).
         port = {ROCE_UDP_PORT: desired["ets"]["roce_priority"]}
         if app["dgram_port_prio"].get(ROCE_UDP_PORT) != port[ROCE_UDP_PORT]:
             out.append(change("roce_port_prio", app["dgram_port_prio"], port,
                               ["dcb", "app", "replace", "dev", name, "dgram-port-prio"] +
                               _map_args(port)))
+    prio_tc = None
     if desired.get("ets") and ets is not None:
-        target = ets_target(desired["ets"], ets.get("ets_cap"))
-        have = dict((k, ets.get(k, {})) for k in target)
-        if have != target:
-            out.append(change("ets", have, target,
-                              ["dcb", "ets", "set", "dev", name, "prio-tc"] +
-                              _map_args(target["prio_tc"]) + ["tc-tsa"] +
-                              _map_args(target["tc_tsa"]) + ["tc-bw"] +
-                              _map_args(target["tc_bw"])))
+        write, expect = ets_target(desired["ets"], ets.get("ets_cap"), stack)
+        prio_tc = write["prio_tc"]
+        have = dict((k, ets.get(k, {})) for k in expect)
+        if have != expect:
+            item = change("ets", have, expect,
+                          ["dcb", "ets", "set", "dev", name, "prio-tc"] +
+                          _map_args(write["prio_tc"]) + ["tc-tsa"] +
+                          _map_args(write["tc_tsa"]) + ["tc-bw"] +
+                          _map_args(write["tc_bw"]))
+            out.append(item)
     elif desired.get("ets"):
-        out.append(unsupported("ets", None, desired["ets"], "dcb ets show fails on this netdev"))
+        out.append(unsupported("ets", None, desired["ets"],
+                               stacks.on(stack, "dcb ets show fails on this netdev")))
     out += decide_pfc(name, want_pfc, pfc, desired.get("cable_m") if stack.startswith("mlx5")
-                      else None)
+                      else None, stack, prio_tc)
     return out
 
 
 def decide_pfc(name: str, want: Iterable[int], pfc: Optional[Dict[str, Any]],
-               cable_m: Optional[float] = None) -> List[Change]:
+               cable_m: Optional[float] = None, stack: str = "no-dcb",
+               prio_tc: Optional[Dict[int, int]] = None) -> List[Change]:
     """PFC on exactly the plan's priorities; on mlx5 also the cable length its PFC headroom is
-    sized for (``delay``, metres; the driver's default is 7 m - en_dcbnl.c). Written only when
-    either differs: a PFC write bounces an mlx5 link (host-nic.md §0 #5)."""
+    sized for (``delay``, metres). Written only when either differs: a PFC write bounces an mlx5
+    link (host-nic.md §0 #5).
+
+    mlx5 reports ``delay`` only where it manages port buffers (en_dcbnl.c
+    mlx5e_dcbnl_ieee_getpfc: MLX5_BUFFER_SUPPORTED; default MLX5E_DEFAULT_CABLE_LEN, 7 m) and
+    takes a new one only below MLX5E_MAX_CABLE_LENGTH (1000 m, mlx5e_dcbnl_ieee_setpfc): a NIC
+    reporting 0, or a longer cable, keeps PFC without the cable term. bnxt refuses more lossless
+    TCs than pfc-cap (its max_lltc: bnxt_hwrm_queue_pfc_cfg ``lltc_count > max_lltc``)."""
     if want is None:
         return []
     want = sorted(want)
     if pfc is None:
-        return [unsupported("pfc", None, want, "the netdev has no DCB (DCBNL)")]
+        return [unsupported("pfc", None, want, stacks.on(stack, "the netdev has no DCB "
+                                                                "(DCBNL)"))]
+    if stack.startswith("bnxt") and prio_tc and pfc.get("pfc_cap") is not None:
+        lossless_tcs = set(prio_tc.get(p, 0) for p in want)
+        if len(lossless_tcs) > pfc["pfc_cap"]:
+            return [unsupported("pfc", pfc["enabled"], want, stacks.on(
+                stack, "%d lossless TCs, the NIC has %d (pfc-cap, bnxt max_lltc)"
+                % (len(lossless_tcs), pfc["pfc_cap"])))]
     delay = int(-(-cable_m // 1)) if cable_m else None
+    if delay is not None and (not pfc.get("delay") or delay >= MLX5_MAX_CABLE_M):
+        delay = None
     if sorted(pfc["enabled"]) == want and (delay is None or pfc.get("delay") == delay):
         return []
     argv = ["dcb", "pfc", "set", "dev", name, "prio-pfc", "all:off"] + ["%d:on" % p for p in want]

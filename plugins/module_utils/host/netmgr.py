@@ -17,7 +17,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-from typing import Any, Callable, Dict, Iterable, List, Set
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
 RULE_PRIORITY_BASE = 1000       # as live.routing_changes: priority 1000 + table
 MANAGED_FILE = "# roce.fabric: %s - rendered from the plan, do not edit\n"
@@ -48,20 +48,61 @@ def running_processes(proc: str = "/proc") -> Set[str]:
     return names
 
 
-def files(manager: str, nic: Dict[str, Any]) -> Dict[str, str]:
+NETWORKD_DIRS = ("/etc/systemd/network", "/run/systemd/network", "/usr/lib/systemd/network",
+                 "/lib/systemd/network")
+# systemd.network(5): the .network files of all directories are sorted by file name and the
+# first whose [Match] fits the link configures it; later ones are ignored. netplan writes
+# /run/systemd/network/10-netplan-<id>.network, which a 60-... file never beats. Ours is 09-...,
+# or, where netplan already has a file for the NIC, a drop-in to that file (its
+# <name>.network.d/*.conf are read from every directory, systemd.network(5) "drop-in").
+NETWORKD_FILE = "/etc/systemd/network/09-roce-%s.network"
+LEGACY_NETWORKD_FILE = "/etc/systemd/network/60-roce-%s.network"
+
+
+def netplan_file(name: str, mac: Optional[str], read: Callable[[str], Optional[str]],
+                 listdir: Callable[[str], Optional[List[str]]]) -> Optional[str]:
+    """The netplan-generated .network file (its base name) that matches interface ``name`` -
+    by ``Name=`` or, for a netplan ``match: macaddress``, by ``MACAddress=`` - or None."""
+    for directory in NETWORKD_DIRS:
+        for entry in sorted(listdir(directory) or []):
+            if not (entry.startswith("10-netplan-") and entry.endswith(".network")):
+                continue
+            text = read("%s/%s" % (directory, entry)) or ""
+            section, keys = None, {}
+            for line in text.splitlines():
+                line = line.strip()
+                if line.startswith("["):
+                    section = line
+                elif section == "[Match]" and "=" in line:
+                    key, _sep, value = line.partition("=")
+                    keys.setdefault(key.strip(), set()).update(value.split())
+            if name in keys.get("Name", ()) or (mac and mac.lower() in set(
+                    m.lower() for m in keys.get("MACAddress", ()))):
+                return entry
+    return None
+
+
+def files(manager: str, nic: Dict[str, Any], netplan: Optional[str] = None) -> Dict[str, str]:
     """{path: text} of ``nic`` (name, address, gateway, route_table, mtu_bytes) for
-    ``manager``; nothing for none (the boot-time re-apply unit sets them)."""
+    ``manager``; nothing for none (the boot-time re-apply unit sets them). ``netplan``: the
+    netplan .network file that already matches the NIC (netplan_file), which gets a drop-in."""
     name, table = nic["name"], nic["route_table"]
     src, prefix = nic["address"].split("/")
     priority = RULE_PRIORITY_BASE + table
     head = MANAGED_FILE % name
     if manager == "networkd":
-        return {
-            "/etc/systemd/network/60-roce-%s.network" % name: head + "\n".join([
-                "[Match]", "Name=%s" % name, "", "[Link]", "MTUBytes=%d" % nic["mtu_bytes"],
-                "", "[Network]", "Address=%s/%s" % (src, prefix), "", "[RoutingPolicyRule]",
+        body = ["[Link]", "MTUBytes=%d" % nic["mtu_bytes"], "", "[Network]",
+                "Address=%s/%s" % (src, prefix), "", "[RoutingPolicyRule]",
                 "From=%s/32" % src, "Table=%d" % table, "Priority=%d" % priority, "",
-                "[Route]", "Gateway=%s" % nic["gateway"], "Table=%d" % table, ""]),
+                "[Route]", "Gateway=%s" % nic["gateway"], "Table=%d" % table, ""]
+        if netplan:
+            path = "/etc/systemd/network/%s.d/60-roce-%s.conf" % (netplan, name)
+            text = head + "\n".join(body)
+        else:
+            path = NETWORKD_FILE % name
+            text = head + "\n".join(["[Match]", "Name=%s" % name, ""] + body)
+        return {
+            path: text,
             "/etc/systemd/networkd.conf.d/60-roce-fabric.conf": MANAGED_FILE % "networkd" +
             "[Network]\n# keep rules networkd did not write (a job's, an operator's)\n"
             "ManageForeignRoutingPolicyRules=no\n",

@@ -32,7 +32,7 @@ def parse_ethtool_channels(text: str) -> Dict[str, Dict[str, Optional[int]]]:
 
 def parse_ethtool_pause(text: str) -> Optional[Dict[str, bool]]:
     """`ethtool -a IF` -> {"autoneg", "rx", "tx"} booleans, or None when not supported."""
-    if "not supported" in text.lower():
+    if text is None or "not supported" in text.lower():
         return None
     out = {}
     for line in text.splitlines():
@@ -77,17 +77,42 @@ def parse_ethtool_stats(text: str) -> Dict[str, int]:
 
 
 def _unsupported(text):
-    return "not supported" in text.lower() or "operation not supported" in text.lower()
+    return text is None or "not supported" in text.lower() or \
+        "operation not supported" in text.lower()
+
+
+def _app_entries(entries):
+    """One APP table of `dcb -j app show`: each entry an array whose first two members are the
+    protocol id and the priority. iproute2 6.1's dcb_app.c (dcb_app_print_filtered) prints
+    [pid, prio]; later printers add a trailing string member ([pid, prio, " "], Debian 13's
+    6.15), so only the first two members are read, and anything else is skipped."""
+    out = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict):             # {"pid": .., "prio": ..}, should a printer
+            entry = [entry.get("pid", entry.get("protocol")), entry.get("prio",
+                                                                         entry.get("priority"))]
+        if not isinstance(entry, list) or len(entry) < 2:
+            continue
+        try:
+            out[int(entry[0])] = int(entry[1])
+        except (TypeError, ValueError):
+            continue
+    return out
 
 
 def parse_dcb_app(text: Optional[str]) -> Optional[Dict[str, Dict[int, int]]]:
     """`dcb -j app show dev IF` -> {"dscp_prio": {dscp: prio}, "dgram_port_prio": {port:
-    prio}}; None when DCB is not supported. dcb_app.c prints each table as an array of
-    [key, prio] pairs, and {} for an empty APP table."""
+    prio}}; None when DCB is not supported or the output is not dcb's JSON (an error text).
+    dcb_app.c prints each table as an array of entries, and {} for an empty APP table."""
     if _unsupported(text):
         return None
-    data = json.loads(text) if text.strip() else {}
-    return dict((table, dict((int(k), int(p)) for k, p in data.get(table, [])))
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return dict((table, _app_entries(data.get(table, [])))
                 for table in ("dscp_prio", "dgram_port_prio"))
 
 

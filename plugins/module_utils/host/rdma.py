@@ -28,7 +28,7 @@ __metaclass__ = type
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.host import parse
+from ansible_collections.roce.fabric.plugins.module_utils.host import parse, stacks
 from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
     Change, ListDir, Read, unsupported, write)
 
@@ -37,12 +37,31 @@ DEBUGFS = "/sys/kernel/debug"
 ROCE_V2 = "RoCE v2"
 
 
+def port_of(name: str, rdma: str, read: Read, listdir: ListDir) -> int:
+    """The port of RDMA device ``rdma`` that netdev ``name`` is: the port whose GID table names
+    it (ports/N/gid_attrs/ndevs/*, ib_core's per-GID netdev), else the netdev's dev_port + 1
+    (the kernel's 0-based port index of a multi-port function, e.g. mlx4), else 1. Two-port
+    devices must not get port 1 everywhere."""
+    base = "/sys/class/infiniband/%s/ports" % rdma
+    ports = sorted((p for p in (listdir(base) or []) if p.isdigit()), key=int)
+    if len(ports) > 1:
+        for port in ports:
+            for entry in listdir("%s/%s/gid_attrs/ndevs" % (base, port)) or []:
+                if (read("%s/%s/gid_attrs/ndevs/%s" % (base, port, entry)) or "").strip() == name:
+                    return int(port)
+        dev_port = (read("/sys/class/net/%s/dev_port" % name) or "").strip()
+        if dev_port.isdigit() and str(int(dev_port) + 1) in ports:
+            return int(dev_port) + 1
+    return int(ports[0]) if len(ports) == 1 else 1
+
+
 def gather(name: str, stack: str, rdma: Optional[str], pci: Optional[str], read: Read,
-           listdir: ListDir) -> Dict[str, Any]:
-    """RDMA-side facts of interface ``name`` (``rdma``: its RDMA device or None)."""
+           listdir: ListDir, port: int = 1) -> Dict[str, Any]:
+    """RDMA-side facts of interface ``name`` (``rdma``: its RDMA device or None, ``port`` the
+    device's port that is this netdev)."""
     net = "/sys/class/net/%s" % name
     out = {"trust": None, "ecn": None, "cnp": None, "roce_tos": None, "traffic_class": None,
-           "gids": [], "irqs": irqs(net, read, listdir)}
+           "gids": [], "irqs": irqs(net, read, listdir), "port": port}
     if stack == "mlx5-ofed":
         out["trust"] = (read(net + "/qos/trust") or "").strip() or None    # None: no such file
         out["ecn"] = dict((side, dict((p, parse.parse_int(read("%s/ecn/roce_%s/enable/%d"
@@ -57,7 +76,7 @@ def gather(name: str, stack: str, rdma: Optional[str], pci: Optional[str], read:
             out["cnp"] = {"dscp": parse.parse_int(read(cc + "/np_cnp_dscp")),
                           "prio": parse.parse_int(read(cc + "/np_cnp_prio"))}
     elif stack == "bnxt-broadcom" and rdma:
-        cc = "%s/bnxt_re/%s/ports/1/cc" % (CONFIGFS, rdma)
+        cc = "%s/bnxt_re/%s/ports/%d/cc" % (CONFIGFS, rdma, port)
         out["cc_group"] = listdir("%s/bnxt_re/%s" % (CONFIGFS, rdma)) is not None
         if read(cc + "/cnp_dscp") is not None:
             out["cnp"] = {"dscp": parse.parse_int(read(cc + "/cnp_dscp")),
@@ -65,20 +84,21 @@ def gather(name: str, stack: str, rdma: Optional[str], pci: Optional[str], read:
             out["ecn"] = {"enable": parse.parse_int(read(cc + "/ecn_enable"))}
     if rdma:
         if listdir(CONFIGFS + "/rdma_cm") is not None:
-            out["roce_tos"] = parse.parse_int(read("%s/rdma_cm/%s/ports/1/default_roce_tos"
-                                                   % (CONFIGFS, rdma)))
+            out["roce_tos"] = parse.parse_int(read("%s/rdma_cm/%s/ports/%d/default_roce_tos"
+                                                   % (CONFIGFS, rdma, port)))
             out["rdma_cm"] = True
         if stack == "mlx5-ofed":
-            out["traffic_class"] = parse.parse_int(read("/sys/class/infiniband/%s/tc/1/"
-                                                        "traffic_class" % rdma))
-        out["gids"] = gids(rdma, name, read, listdir)
+            out["traffic_class"] = parse.parse_int(read("/sys/class/infiniband/%s/tc/%d/"
+                                                        "traffic_class" % (rdma, port)))
+        out["gids"] = gids(rdma, name, read, listdir, port)
     return out
 
 
-def gids(rdma: str, name: str, read: Read, listdir: ListDir) -> List[Tuple[int, str]]:
-    """RoCE v2 / IPv4 GIDs of port 1 bound to ``name``: [(index, "a.b.c.d")] (the entries
+def gids(rdma: str, name: str, read: Read, listdir: ListDir,
+         port_number: int = 1) -> List[Tuple[int, str]]:
+    """RoCE v2 / IPv4 GIDs of the port bound to ``name``: [(index, "a.b.c.d")] (the entries
     NCCL's GID auto-selection and show_gids look at, host-nic.md §3, §7)."""
-    port = "/sys/class/infiniband/%s/ports/1" % rdma
+    port = "/sys/class/infiniband/%s/ports/%d" % (rdma, port_number)
     found = []
     for entry in sorted(listdir(port + "/gid_attrs/types") or [], key=_index):
         if (read("%s/gid_attrs/types/%s" % (port, entry)) or "").strip() != ROCE_V2:
@@ -145,7 +165,8 @@ def _cnp(want, stack, rdma, pci, facts):
         group, cur = "%s/bnxt_re/%s" % (CONFIGFS, rdma), {"dscp": None, "prio": None}
     if cur is None:
         reason = CNP_UNSUPPORTED.get(stack, "no CNP knob on a %s netdev" % stack)
-        return [unsupported("cnp", None, desired, reason.format(debugfs=DEBUGFS, pci=pci))]
+        return [unsupported("cnp", None, desired,
+                            stacks.on(stack, reason.format(debugfs=DEBUGFS, pci=pci)))]
     if stack == "mlx5-ofed":
         base = "/sys/class/net/%s/ecn/roce_np/" % want["name"]
         files, fmt = {"dscp": base + "cnp_dscp", "prio": base + "cnp_802p_prio"}, "%d"
@@ -154,7 +175,7 @@ def _cnp(want, stack, rdma, pci, facts):
         base = "%s/mlx5/%s/cc_params/" % (DEBUGFS, pci)
         files, fmt = {"dscp": base + "np_cnp_dscp", "prio": base + "np_cnp_prio"}, "%d"
     else:
-        base = "%s/bnxt_re/%s/ports/1/cc/" % (CONFIGFS, rdma)
+        base = "%s/bnxt_re/%s/ports/%d/cc/" % (CONFIGFS, rdma, facts.get("port", 1))
         files, fmt = {"dscp": base + "cnp_dscp", "prio": base + "cnp_prio"}, "%#x"
     out = []
     for key, value in (("dscp", dscp), ("prio", prio)):
@@ -194,7 +215,7 @@ def _ecn(want, stack, rdma, facts):
         if current == 1:
             return []
         group = "%s/bnxt_re/%s" % (CONFIGFS, rdma)
-        base = group + "/ports/1/cc/"
+        base = group + "/ports/%d/cc/" % facts.get("port", 1)
         return [write("ecn", current, 1, base + "ecn_enable", "0x1",
                       mkdir=group if not facts.get("cc_group") else None),
                 write("ecn", current, 1, base + "apply", "0x1")]
@@ -204,24 +225,27 @@ def _ecn(want, stack, rdma, facts):
                                "defaults (niccli) or Broadcom's driver",
               "ice": "irdma enables DCQCN/ECN by module parameter, not per priority"}
     default = "no RoCE ECN knob on a %s netdev" % stack
-    return [unsupported("ecn", None, prios, reason.get(stack, default))]
+    return [unsupported("ecn", None, prios, stacks.on(stack, reason.get(stack, default)))]
 
 
 def _roce_tos(tos, stack, rdma, facts):
     if not rdma:
-        return [unsupported("roce_tos", None, tos, "no RDMA device behind the netdev")]
+        return [unsupported("roce_tos", None, tos, stacks.on(stack, "no RDMA device behind the "
+                                                                    "netdev"))]
     out = []
     if not facts.get("rdma_cm"):
-        out.append(unsupported("roce_tos", None, tos, "configfs rdma_cm is absent (load "
-                               "rdma_cm, mount configfs); NCCL_IB_TC still marks NCCL"))
+        out.append(unsupported("roce_tos", None, tos, stacks.on(
+            stack, "configfs rdma_cm is absent (load rdma_cm, mount configfs); NCCL_IB_TC "
+                   "still marks NCCL")))
     elif facts["roce_tos"] != tos:
         group = "%s/rdma_cm/%s" % (CONFIGFS, rdma)
         out.append(write("roce_tos", facts["roce_tos"], tos,
-                         group + "/ports/1/default_roce_tos", tos,
+                         group + "/ports/%d/default_roce_tos" % facts.get("port", 1), tos,
                          mkdir=group if facts["roce_tos"] is None else None))
     if stack == "mlx5-ofed" and facts["traffic_class"] != tos:
         out.append(write("traffic_class", facts["traffic_class"], tos,
-                         "/sys/class/infiniband/%s/tc/1/traffic_class" % rdma, tos))
+                         "/sys/class/infiniband/%s/tc/%d/traffic_class"
+                         % (rdma, facts.get("port", 1)), tos))
     return out
 
 

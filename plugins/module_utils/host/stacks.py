@@ -27,7 +27,9 @@ BNXT_CONFIGFS = "/sys/kernel/config/bnxt_re"
 # mlx5: mlnx_qos / NVIDIA's nic-configuration-operator (trust and DSCP map, ETS, PFC with the
 # cable length, then the RDMA side); bnxt: bnxt_setupcc.sh (pause off, ETS before PFC - the
 # driver refuses PFC until ETS is set -, APP entries incl. UDP 4791, then bnxt_re configfs);
-# ice: the E810 DCB guide (firmware LLDP agent off first, then DCB).
+# ice: firmware LLDP agent off first (ice_dcbnl_setapp/setets refuse while it manages DCB), then
+# the DSCP map - its first entry switches the port to DSCP mode, which resets ETS to a 1:1
+# priority-to-TC map with 100 % on TC0 (ice_dcb_nl.c ice_dcbnl_setapp) -, then ETS and PFC.
 _NETDEV = ["mtu", "fw_lldp_agent", "dcbx", "global_pause"]
 _RDMA = ["cnp", "ecn", "roce_tos", "traffic_class"]
 _TAIL = ["irq_affinity", "channels", "address", "policy_rule", "policy_route"]
@@ -37,9 +39,13 @@ ORDER = {
     "bnxt-broadcom": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio", "cc_group"] +
     _RDMA + _TAIL,
     "bnxt-upstream": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio"] + _RDMA + _TAIL,
-    "ice": _NETDEV + ["ets", "pfc", "dscp_prio"] + _RDMA + _TAIL,
+    "ice": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
     "no-dcb": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
 }
+
+# A setting the driver takes only after another one: bnxt refuses PFC until ETS has been set over
+# DCBNL (bnxt_dcb.c bnxt_hwrm_queue_pfc_cfg: ``if (!my_ets) return -EINVAL``).
+DEPENDS = {"bnxt-broadcom": {"pfc": "ets"}, "bnxt-upstream": {"pfc": "ets"}}
 
 NAMES = {
     "mlx5-inbox": "NVIDIA ConnectX, inbox mlx5_core + mlx5_ib",
@@ -55,59 +61,98 @@ _DCB = "DCBNL (`dcb`), runtime"
 TABLE = {
     "mlx5-inbox": [
         ("trust DSCP + DSCP map", "`dcb app replace dscp-prio 26:3 48:6` (trust follows the first "
-         "DSCP APP entry)", _DCB, ""),
-        ("ETS", "`dcb ets set prio-tc ... tc-tsa ... tc-bw ...`", _DCB, ""),
+         "DSCP APP entry, en_dcbnl.c mlx5e_dcbnl_ieee_setapp)", _DCB,
+         "a function without vport_group_manager refuses it (EOPNOTSUPP)"),
+        ("ETS", "`dcb ets set prio-tc ... tc-tsa ... tc-bw ...`; the strict CNP TC reads back "
+         "100 % (mlx5e_build_tc_tx_bw), so that is what is expected", _DCB, ""),
         ("PFC + headroom", "`dcb pfc set prio-pfc all:off 3:on delay <cable m>` (mlx5 sizes its "
-         "buffers for that cable)", _DCB, "written only when it differs: it bounces the link"),
+         "buffers for that cable)", _DCB, "written only when it differs: it bounces the link; "
+         "no cable term where the NIC reports delay 0 (no port buffers) or for cables >= 1000 m"),
         ("CNP DSCP / priority", "debugfs `mlx5/<bdf>/cc_params/np_cnp_{dscp,prio}`", "runtime",
          "debugfs mounted, no kernel lockdown; else nvconfig CNP_DSCP_P1 / CNP_802P_PRIO_P1"),
-        ("ECN per priority", "not settable from the host", "nvconfig persists",
+        ("ECN per priority", "cannot hold: not settable from the host", "nvconfig persists",
          "`mlxconfig set ROCE_CC_PRIO_MASK_P1=255` + reset"),
-        ("RDMA-CM ToS", "configfs `rdma_cm/<dev>/ports/1/default_roce_tos` (group made first)",
-         "runtime", "rdma_cm loaded, configfs mounted"),
+        ("RDMA-CM ToS", "configfs `rdma_cm/<dev>/ports/<port>/default_roce_tos` (group made "
+         "first)", "runtime", "rdma_cm loaded, configfs mounted"),
     ],
     "mlx5-ofed": [
         ("trust DSCP + DSCP map", "`qos/trust` when present, else as inbox; `dcb app replace`",
          _DCB, ""),
-        ("ETS, PFC + headroom", "as inbox (`dcb ets`, `dcb pfc ... delay <cable m>`)", _DCB, ""),
+        ("ETS, PFC + headroom", "as inbox (`dcb ets`, strict TC read back at 100 %; `dcb pfc "
+         "... delay <cable m>`)", _DCB, ""),
         ("ECN per priority", "`ecn/roce_{rp,np}/enable/<prio>` = 1", "runtime", ""),
         ("CNP DSCP / priority", "`ecn/roce_np/{cnp_dscp,cnp_802p_prio}`", "runtime", ""),
-        ("ToS of every QP", "`/sys/class/infiniband/<dev>/tc/1/traffic_class` = 106 (also "
+        ("ToS of every QP", "`/sys/class/infiniband/<dev>/tc/<port>/traffic_class` = 106 (also "
          "NCCL's, whatever NCCL_IB_TC says)", "runtime", ""),
         ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
     ],
     "bnxt-broadcom": [
-        ("host DCBX", "`dcb dcbx show` must say `host`", "NVM", "firmware LLDP agent off "
-         "(niccli / bnxtnvm NVM option) or every DCBNL set fails"),
-        ("ETS then PFC", "`dcb ets set` first (the driver refuses PFC before ETS), then `dcb pfc "
-         "set`; compact TCs when the NIC has fewer than 8", _DCB, ""),
+        ("host DCBX", "`dcb dcbx show` must say `host`: `lld-managed` (firmware DCBX agent) or "
+         "plain `ieee` (a VF, or firmware LLDP without its DCBX agent) cannot hold any DCB "
+         "setting and is reported with that reason", "NVM", "firmware LLDP agent off (niccli / "
+         "bnxtnvm NVM option) or every DCBNL set fails with EINVAL"),
+        ("ETS then PFC", "`dcb ets set` first (the driver refuses PFC before ETS; PFC is not "
+         "tried when ETS failed), then `dcb pfc set`; unused TCs strict at 0 % "
+         "(bnxt_ets_validate), compact TCs when the NIC has fewer than 8", _DCB,
+         "at most pfc-cap lossless TCs"),
         ("DSCP map + RoCE port", "`dcb app replace dscp-prio ... dgram-port-prio 4791:3` "
          "(bnxt_re takes its priority mask from the UDP 4791 entry)", _DCB, ""),
-        ("CNP, ECN", "configfs `bnxt_re/<dev>` (mkdir first) `ports/1/cc/{cnp_dscp,cnp_prio,"
-         "ecn_enable}` + `apply`", "runtime", "service-profile firmware rejects `cnp_prio`: the "
-         "read-back names it"),
+        ("CNP, ECN", "configfs `bnxt_re/<dev>` (mkdir first) `ports/<port>/cc/{cnp_dscp,cnp_prio,"
+         "ecn_enable}` + `apply`", "runtime", "service-profile firmware refuses `cnp_prio` "
+         "(EINVAL): the rest is applied, the task fails naming cnp with that reason"),
         ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
     ],
     "bnxt-upstream": [
         ("host DCBX, ETS then PFC, DSCP map + RoCE port", "as Broadcom's driver", _DCB,
          "firmware LLDP agent off"),
-        ("CNP, ECN", "not settable: upstream bnxt_re has no configfs", "NVM", "Broadcom's "
+        ("CNP, ECN", "cannot hold: upstream bnxt_re has no configfs", "NVM", "Broadcom's "
          "driver, or the NVM defaults (niccli)"),
     ],
     "ice": [
         ("firmware LLDP agent off", "`ethtool --set-priv-flags <if> fw-lldp-agent off`",
-         "runtime", "needed for DSCP (L3) QoS mode"),
-        ("ETS, PFC, DSCP map", "`dcb ets`, `dcb pfc`, `dcb app replace dscp-prio`", _DCB, ""),
-        ("CNP, ECN", "not settable per priority from the host", "-", "irdma module defaults"),
+         "runtime", "needed for DSCP (L3) QoS mode; it cannot be turned back on while DSCP "
+         "mode is active"),
+        ("DSCP map, then ETS and PFC", "`dcb app replace dscp-prio` first (its first entry "
+         "switches to DSCP mode and resets ETS to a 1:1 priority-to-TC map, which then cannot "
+         "change), then `dcb ets` with that 1:1 map (contiguous TCs: a set like {0,3,6} "
+         "collapses to one TC) and `dcb pfc`", _DCB, ""),
+        ("CNP, ECN", "cannot hold: not settable per priority from the host", "-",
+         "irdma module defaults"),
         ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
     ],
 }
 COMMON = [
     ("MTU, global pause, channels, IRQ affinity", "`ip link`, `ethtool -A/-L`, "
      "`/proc/irq/N/smp_affinity_list`", "runtime", ""),
-    ("/31, policy rule and route", "the host's network manager (networkd, NetworkManager, "
-     "ifupdown) where one runs, and `ip` at once", "persists through the manager", ""),
+    ("/31, policy rule and route", "the host's network manager (networkd: `09-roce-<if>."
+     "network`, or a drop-in to netplan's `10-netplan-*.network` that matches the NIC; "
+     "NetworkManager, ifupdown) where one runs, and `ip` at once", "persists through the "
+     "manager", ""),
+    ("tools", "`dcb` (iproute2 >= 5.11), `ethtool` (>= 4.0), `ip`", "-", "a missing tool is "
+     "named once (host, tool, package, version); what it carries is unsupported"),
 ]
+
+
+# The tools gather and apply call, the package that ships them and the first version with every
+# subcommand used: iproute2's dcb tool appeared in 5.11; rdma in 4.16; ethtool 4.0 already has
+# -A/-L/--show-priv-flags/--set-priv-flags.
+TOOLS = {"dcb": ("iproute2", "5.11"), "rdma": ("iproute2", "4.16"), "ethtool": ("ethtool", "4.0"),
+         "ip": ("iproute2", "4.0")}
+# What a missing tool takes with it.
+NEEDS_TOOL = {"dcb": ("dscp_prio", "roce_port_prio", "ets", "pfc", "dcbx"),
+              "ethtool": ("global_pause", "channels", "fw_lldp_agent")}
+
+
+def missing_tool_line(host: str, tool: str) -> str:
+    """The one line a missing tool gives: host, tool, package and minimum version."""
+    package, version = TOOLS.get(tool, (tool, "?"))
+    return "%s: %s not found - install %s >= %s (%s)" % (
+        host, tool, package, version, ", ".join(NEEDS_TOOL.get(tool, ())) or "gathering")
+
+
+def on(stack: str, reason: str) -> str:
+    """The reason a stack cannot hold a setting: "unsupported on <stack>: <reason>"."""
+    return "unsupported on %s: %s" % (stack, reason)
 
 
 def detect(driver: Optional[str], exists: Callable[[str], bool], net: str,

@@ -229,7 +229,8 @@ FABRIC = _obj({
                         {"type": ["integer", "string"], "pattern": names.pattern("sysctl_value"),
                          "x-grammar": "sysctl_value", "description": "a sysctl value"},
                         "sysctls of every GPU host (merged over the defaults)"),
-        "socket_ifname": _name("netdev", "interface NCCL bootstraps over", "eth0"),
+        "socket_ifname": _nullable(_name("netdev", "interface NCCL bootstraps over (null: the "
+                                          "host's default-route interface, else NCCL picks)")),
     }, "GPU host settings"),
 }, "the fabric-wide design (group_vars/all)")
 FABRIC["properties"]["host"]["properties"]["sysctls"]["default"] = {
@@ -237,6 +238,7 @@ FABRIC["properties"]["host"]["properties"]["sysctls"]["default"] = {
     "net.ipv4.conf.all.rp_filter": 2}
 for _key in ("rail_group_leaves", "links_per_leaf_spine", "links_per_spine_superspine"):
     FABRIC["properties"][_key]["default"] = None
+FABRIC["properties"]["host"]["properties"]["socket_ifname"]["default"] = None
 
 _ASIC_TABLE = _obj({
     "cell_size": _int(32, 1024, "cell size", "bytes"),
@@ -301,6 +303,10 @@ LINK_OVERRIDE = _obj({
     "alias": _name("alias", "SONiC alias of this port"),
 }, "one link, named by this switch's port")
 
+GROUP_LINK_OVERRIDE = {
+    key: dict(LINK_OVERRIDE["properties"][key]) for key in ("cable_m", "speed_gbps", "media",
+                                                             "mtu_bytes")}
+
 NIC_OVERRIDE = _obj({
     "name": _name("netdev", "interface name"),
     "leaf": _name("device", "leaf this NIC is cabled to"),
@@ -334,6 +340,14 @@ SWITCH_VARS = {
     "roce_mtu": dict(_MTU, description="MTU of every port (default roce_fabric.mtu per tier)"),
     "roce_link_overrides": _map(_name("port", "a port of this switch"), LINK_OVERRIDE,
                                 "per-link overrides by this switch's port name"),
+    "roce_uplink_overrides": _obj(GROUP_LINK_OVERRIDE, "link properties of every link of this "
+                                  "switch towards the tier above (a leaf pair's uplinks: set it "
+                                  "in the pair's group_vars); both ends, a port's own "
+                                  "roce_link_overrides wins"),
+    "roce_downlink_overrides": _obj(GROUP_LINK_OVERRIDE, "link properties of every link of this "
+                                    "switch towards the tier below (a spine's leaf links, a "
+                                    "leaf's host links; the MTU stays per end on host links); "
+                                    "both ends, a port's own roce_link_overrides wins"),
     "roce_asic_overrides": ASIC_OVERRIDES,
     "roce_lossless": LOSSLESS,
     "roce_eos_base_config": {"type": "string", "maxLength": 262144,

@@ -18,7 +18,7 @@ __metaclass__ = type
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import models, sku_tables
 
 # SONiC's own LOSSLESS_TRAFFIC_PATTERN default (buffers_config.j2, 50 % since PR #20632).
 DYNAMIC_PATTERN = {"lossless_mtu_bytes": 1024, "small_packet_pct": 50}
@@ -42,7 +42,7 @@ def choose(sw, asic, given, hardware):
     buffer_model = sonic_cfg.get("buffer_model", "traditional")
     version = sonic_cfg.get("version", headroom.DEFAULT_SONIC_VERSION)
     hwsku = (hardware or {}).get("hwsku")
-    table = hwsku and models.MODELS[sw.model]["sonic"].get("pg_lookup", {}).get(hwsku)
+    table = sku_tables.pg_table(hwsku)
     if buffer_model == "dynamic":
         if not spectrum:
             raise errors.RoceInputError("roce_lossless.sonic.buffer_model", buffer_model,
@@ -89,3 +89,31 @@ def physical_knobs(model, knobs):
         pattern.pop("port_mtu_bytes")
         return dict(pattern, revision=headroom.SONIC_VERSIONS[headroom.DEFAULT_SONIC_VERSION])
     return knobs
+
+
+def cable_classes(sw, speed_gbps):
+    """The CABLE_LENGTH values (metres) SONiC's traditional buffer manager has a
+    pg_profile_lookup.ini row for on a port of ``sw`` at ``speed_gbps``; None where the switch
+    takes any length (EOS, SONiC's dynamic model) and () where its HWSKU publishes no table."""
+    if sw.platform != "sonic" or sw.model is None:
+        return None
+    sonic_cfg = (sw.vars.get("roce_lossless") or {}).get("sonic") or {}
+    if sonic_cfg.get("buffer_model", "traditional") == "dynamic":
+        return None
+    return sku_tables.cable_classes(models.hwsku(sw.model, sw.portmap.mode.name), speed_gbps)
+
+
+def link_class(cable_m, options):
+    """One cable class for both ends of a link (``options``: each end's cable_classes, None
+    for any length): the smallest length at least ``cable_m`` at which every end that has a
+    table row that long takes exactly that row; the cable in whole metres where no table has a
+    row that long. An end whose table lacks the class computes its headroom at it and pins its
+    profile (CABLE_LENGTH 0m)."""
+    tables = [o for o in options if o]
+    cls = cable_m
+    while True:
+        picks = [min(c for c in t if c >= cls) for t in tables if max(t) >= cls]
+        new = max(picks) if picks else int(-(-cls // 1))
+        if new == cls:
+            return int(new)
+        cls = new

@@ -207,30 +207,47 @@ def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None
 def sku_headroom(asic, speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes, lanes, sku, media,
                  host, port):
     """SONiC's traditional buffer model: the HWSKU's pg_profile_lookup.ini row for the shortest
-    table cable at least ``cable_m`` long (SONiC's CABLE_LENGTH class). Beyond the table, the
-    headroom the table was sized with: the Mellanox formula at the tables' traffic pattern
-    (Spectrum) or Model R (Broadcom); ``source`` says which."""
+    table cable at least ``cable_m`` long (SONiC's CABLE_LENGTH class). A row below what the
+    formula the table stands for puts in flight on a cable of its class (Spectrum: the Mellanox
+    formula at the tables' traffic pattern and this port's MTU; Broadcom: Model R) is not used:
+    the formula's headroom is, at the row's class, and ``source`` says so with both numbers.
+    Beyond the table, that formula at the real cable and this port's MTU (what the
+    headroom-covers-flight check holds it to); ``source`` says which."""
     row = models.pg_row(sku[0], sku[1], speed_gbps, cable_m) if sku else None
     if row is not None:
         cable, (size, xon, xoff) = row
-        return {"model": "sonic-sku", "xoff_bytes": xoff, "xon_bytes": xon, "size_bytes": size,
-                "cable_class_m": cable, "raw_bytes": xoff,
-                "source": "%s pg_profile_lookup.ini row %d %dm"
-                          % (sku[1], speed_gbps * 1000, cable)}
+        src = "%s pg_profile_lookup.ini row %d %dm" % (sku[1], speed_gbps * 1000, cable)
+        need = _table_formula(asic, speed_gbps, cable, mtu_bytes, mtu_bytes, peer_mtu_bytes,
+                              lanes, media, host, port)
+        if xoff >= need["xoff_bytes"]:
+            return {"model": "sonic-sku", "xoff_bytes": xoff, "xon_bytes": xon,
+                    "size_bytes": size, "cable_class_m": cable, "raw_bytes": xoff,
+                    "sku_row": [size, xon, xoff], "source": src}
+        return dict(need, model="sonic-sku", cable_class_m=cable, sku_row=[size, xon, xoff],
+                    source="%s: xoff %d B is below the %d B the %s formula puts in flight on "
+                           "%d m at %dG (docs/lossless-math.md §1.3): the formula's headroom"
+                           % (src, xoff, need["xoff_bytes"], need["model"], cable, speed_gbps))
+    out = _table_formula(asic, speed_gbps, cable_m, mtu_bytes, mtu_bytes,
+                         peer_mtu_bytes, lanes, media, host, port)
+    out = dict(out, model="sonic-sku", source="%s: no pg_profile_lookup.ini row for %dG at %g m; "
+               "%s" % (sku[1] if sku else "no HWSKU", speed_gbps, cable_m, out["model"]))
+    return out
+
+
+def _table_formula(asic, speed_gbps, cable_m, spectrum_port_mtu, mtu_bytes, peer_mtu_bytes,
+                   lanes, media, host, port):
+    """The formula a SKU table was sized with: Spectrum, the Mellanox lua at the tables'
+    pattern (port MTU ``spectrum_port_mtu``); Broadcom, Model R."""
     if asic.value("sonic_asic_table"):
         pattern = models.SKU_TABLE_PATTERN
-        out = sonic_nvidia_headroom(
+        return sonic_nvidia_headroom(
             speed_gbps, cable_m, asic.value("sonic_asic_table"),
-            port_mtu_bytes=pattern["port_mtu_bytes"],
+            port_mtu_bytes=spectrum_port_mtu,
             lossless_mtu_bytes=pattern["lossless_mtu_bytes"],
             small_packet_pct=pattern["small_packet_pct"],
             lanes=lanes if lanes is not None else default_lanes(asic, speed_gbps),
             host=host, port=port)
-    else:
-        out = ieee_headroom(speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes,
-                            asic.require("cell_bytes", host), media=media,
-                            shared_headroom=asic.value("headroom_semantics")
-                            == "shared_headroom_pool", host=host, port=port)
-    out = dict(out, model="sonic-sku", source="%s: no pg_profile_lookup.ini row for %dG at %g m; "
-               "%s" % (sku[1] if sku else "no HWSKU", speed_gbps, cable_m, out["model"]))
-    return out
+    return ieee_headroom(speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes,
+                         asic.require("cell_bytes", host), media=media,
+                         shared_headroom=asic.value("headroom_semantics")
+                         == "shared_headroom_pool", host=host, port=port)

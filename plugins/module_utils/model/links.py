@@ -11,6 +11,13 @@ its own (the NIC's IP MTU sits below the leaf's, checked by the mtu-chain rule).
 per end, but a /31 has two halves: giving one end's address gives the other end the other half,
 and two given addresses must be the two halves of one /31. Admin state, pinned headroom, lanes
 and alias are per end. Linear in overrides and links.
+
+A switch (usually through a group: a leaf pair's group_vars, one pod's spines) can set link
+properties for all of its links towards the tier above (``roce_uplink_overrides``) or below
+(``roce_downlink_overrides``: a spine's leaf links, a leaf's host links) in one line. They are
+link overrides like any other: both ends take the value, and the other end setting another value
+is an error naming both. A port's own ``roce_link_overrides`` entry is more specific and wins
+over the group form on the same end.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,6 +29,7 @@ from typing import Any, Callable, NamedTuple
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 LINK_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes")
+GROUP_VARS = ("roce_uplink_overrides", "roce_downlink_overrides")
 
 
 class Link(NamedTuple):
@@ -46,7 +54,9 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
         by_end[_end_key(kind, b)] = i
     wanted = {}
     for sw in fab.all_switches():
-        for pname, ov in (sw.vars.get("roce_link_overrides") or {}).items():
+        ports = sw.vars.get("roce_link_overrides") or {}
+        _group_wants(fab, sw, by_end, ports, wanted)
+        for pname, ov in ports.items():
             field = "roce_link_overrides.%s" % pname
             port = sw.ports.get(pname)
             if port is None:
@@ -80,6 +90,30 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
                 relane(a)
                 if kind == "fabric":
                     relane(b)
+
+
+def _group_wants(fab, sw, by_end, ports, wanted):
+    """roce_uplink_overrides / roce_downlink_overrides of switch ``sw``: every link of the switch
+    towards the tier above / below takes the values, unless the port's own override sets the
+    key."""
+    for var in GROUP_VARS:
+        ov = sw.vars.get(var)
+        if not ov:
+            continue
+        up = var == "roce_uplink_overrides"
+        for pname in sw.ports:
+            i = by_end.get((sw.name, pname))
+            if i is None:
+                continue
+            kind, a, _b = fab.links[i]
+            is_up = kind == "fabric" and a.switch != sw.name
+            if is_up != up:
+                continue
+            own = ports.get(pname) or {}
+            for key, value in ov.items():
+                if key in own or (key == "mtu_bytes" and kind == "host"):
+                    continue
+                _want(wanted, i, key, value, sw.name, "%s.%s" % (var, key))
 
 
 def _want(wanted, link, key, value, host, field):

@@ -21,7 +21,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
     buffer_model, headroom, switch as lossless)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
+    catalog, models, sku_tables)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
@@ -58,7 +59,7 @@ def _cable_class(cable_m):
     return int(-(-cable_m // 1))
 
 
-def _switch_lossless(fab, sw, peers_mtu, memo):
+def _switch_lossless(fab, sw, peers_mtu, classes, memo):
     """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class).
 
     Switches with the same ASIC, settings and up ports (name, speed, cable, MTUs, media,
@@ -69,16 +70,18 @@ def _switch_lossless(fab, sw, peers_mtu, memo):
     key = (sw.asic, repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
            tuple(sw.qos["lossless_priorities"]),
            sw.model, tuple((p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, p.lanes_per_port,
-                            peers_mtu[(sw.name, p.name)], p.media, p.headroom_bytes)
+                            peers_mtu[(sw.name, p.name)], p.media, p.headroom_bytes,
+                            classes.get((sw.name, p.name)))
                            for p in ordered if p.up))
     if key not in memo:
-        memo[key] = _compute_lossless(fab, sw, peers_mtu, ordered)
+        memo[key] = _compute_lossless(fab, sw, peers_mtu, classes, ordered)
     return memo[key]
 
 
-def _compute_lossless(fab, sw, peers_mtu, ordered):
+def _compute_lossless(fab, sw, peers_mtu, classes, ordered):
     hv = sw.vars
     asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
+    _sku_total(asic, _hardware(sw), hv.get("roce_asic_overrides") or {})
     settings = dict(hv.get("roce_lossless") or {})       # checked at the gate (schema LOSSLESS)
     model, knobs, sku, sonic_intent, physical = buffer_model.choose(sw, asic, settings,
                                                                     _hardware(sw))
@@ -91,8 +94,10 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
     for p in ordered:
         if not p.up:
             continue
+        # the link's cable class, the same at both ends (buffer_model.link_class)
+        cls = classes.get((sw.name, p.name)) or _cable_class(p.cable_m)
         ports.append({"name": p.name, "speed_gbps": p.speed_gbps,
-                      "cable_m": _cable_class(p.cable_m), "mtu_bytes": p.mtu_bytes,
+                      "cable_m": cls, "mtu_bytes": p.mtu_bytes,
                       "peer_mtu_bytes": peers_mtu[(sw.name, p.name)], "media": p.media,
                       "lanes": p.lanes_per_port})
         if p.headroom_bytes is not None:
@@ -130,6 +135,10 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
         # The class the headroom was computed for (a SKU row's own class, else the cable in whole
         # metres given to the lossless math above); the port then carries its real length.
         port["cable_class_m"] = port["headroom"].get("cable_class_m", port["cable_m"])
+        # SONiC's traditional buffer manager has a pg_profile_lookup.ini row for it (else the
+        # SONiC renderer pins the profile: CABLE_LENGTH 0m, sonic-swss buffermgr.cpp L159)
+        port["table_row"] = port["cable_class_m"] in (
+            buffer_model.cable_classes(sw, fp.speed_gbps) or ())
         port["cable_m"] = fp.cable_m
         key = (fp.speed_gbps, fp.cable_m, fp.mtu_bytes, peers_mtu[(sw.name, fp.name)], fp.media)
         if key not in required:
@@ -141,6 +150,20 @@ def _compute_lossless(fab, sw, peers_mtu, ordered):
         # what the rendered profile carries (a pinned xoff is rendered as such)
         port["headroom_configured_bytes"] = port["headroom"]["xoff_bytes"]
     return asic, result
+
+
+def _sku_total(asic, hardware, overrides):
+    """A SKU whose vendor template sizes the buffer below the chip's figure is carved at the
+    template's total (hardware/sku_tables.py TEMPLATES), the source saying so; an inventory
+    override still wins."""
+    template = sku_tables.template((hardware or {}).get("hwsku"))
+    total = asic.value("total_buffer_bytes")
+    if template and "total_buffer_bytes" not in overrides and total and \
+            template["total"] < total:
+        asic.facts["total_buffer_bytes"] = catalog.Fact(
+            template["total"], "%s: pools %d B, below %s's %d B (%s)" % (
+                template["source"], template["total"], asic.name, total,
+                asic.source("total_buffer_bytes")), True)
 
 
 def _bgp(fab, sw):
@@ -227,6 +250,8 @@ def _hardware(sw):
            "ports": sw.port_count}
     if sw.platform == "sonic":
         out.update(platform=model["sonic"]["platform"], hwsku=model["sonic"]["hwsku"][mode.name])
+    elif model.get("eos"):
+        out["eos_tx_queue"] = model["eos"]["tx_queue"]
     return out
 
 
@@ -276,6 +301,23 @@ def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
     }
 
 
+def _link_classes(fab):
+    """{(switch, port): cable class} for every link: one class per cable, chosen from the
+    pg_profile_lookup.ini lengths of the switch ends (buffer_model.link_class), so both ends
+    size and name their headroom for the same length."""
+    out, memo = {}, {}
+    for kind, a, b in fab.links:
+        ends = [a] if kind == "host" else [a, b]
+        options = tuple(buffer_model.cable_classes(fab.switches[e.switch], e.speed_gbps)
+                        for e in ends)
+        key = (a.cable_m, options)
+        if key not in memo:
+            memo[key] = buffer_model.link_class(a.cable_m, options)
+        for e in ends:
+            out[(e.switch, e.name)] = memo[key]
+    return out
+
+
 @contextlib.contextmanager
 def gc_paused():
     """Pause Python's cyclic garbage collector while building millions of acyclic dicts: its
@@ -300,10 +342,11 @@ def build_intent(groups, hostvars):
         peers_mtu[(a.switch, a.name)] = b.mtu_bytes
         if kind != "host":
             peers_mtu[(b.switch, b.name)] = a.mtu_bytes
+    classes = _link_classes(fab)
     devices = {}
     memo, shared = {}, {}      # identical switches share computed, read-only intent parts
     for sw in fab.all_switches():
-        asic, result = _switch_lossless(fab, sw, peers_mtu, memo)
+        asic, result = _switch_lossless(fab, sw, peers_mtu, classes, memo)
         devices[sw.name] = _switch_intent(fab, sw, asic, result, shared)
     qos_cache = {}
     # NCCL_IB_ADAPTIVE_ROUTING only where every leaf and spine renders adaptive routing

@@ -20,6 +20,7 @@ def summary(fab: Fabric, violations: List[Finding], rules: int) -> Summary:
     for v in violations:
         counts[v["severity"]] += 1
     return {
+        "name": fab.settings.get("name", "fabric"),
         "spines": len(fab.spines), "leaves": len(fab.leaves), "leaf_pairs": len(fab.pairs),
         "superspines": len(fab.superspines), "tiers": fab.tiers, "planes": fab.planes,
         "pods": dict((pod["name"], sorted(sw.name for sw in pod["spines"] + pod["leaves"]))

@@ -25,7 +25,7 @@ def network(address: str) -> str:
     """The network of an IPv4 interface address: '10.0.0.1/31' -> '10.0.0.0/31'. Plain integer
     arithmetic: the plan's addresses passed the gate (dotted quads, IPv4 only), and this runs
     for every host port of every switch (ipaddress was a third of the config render time)."""
-    ip, _, plen = address.partition("/")
+    ip, _slash, plen = address.partition("/")
     length = int(plen) if plen else 32
     value = int.from_bytes(socket.inet_aton(ip), "big")
     mask = (0xFFFFFFFF << (32 - length)) & 0xFFFFFFFF

@@ -1,9 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What ``--check --diff`` shows for one rendered file: every changed line, however long the
-file, as a unified diff with context; a diff too long to read is summarised per config_db table
-or EOS section with counts and the keys that change, never cut off silently.
+"""What ``--check --diff`` shows for one rendered file.
+
+A focused review: a device configuration (``configs/``) shows every changed line in full, as a
+unified diff with context, however long (a diff over ``MAX_DIFF_LINES`` is headed by a summary
+per config_db table or EOS section: counts, the keys that change and the field changes they
+share); a new configuration is summarised per table or section. Everything else - structured
+intent, device documents, ANTA catalogs, the fabric report, pictures, host files - is derived
+from the same plan and summarised in one line per file: what changed (the sections, headings or
+top-level keys) and how many rows. ``full=True`` (``switch_diff_full: true``) shows every file's
+diff as configs are shown.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -21,13 +28,22 @@ MAX_DIFF_LINES = 400     # above this a file's diff is summarised (a first rende
 MAX_NAMES = 8            # keys named per table/section in a summary
 
 
-def file_diff(path: str, old: Optional[str], new: str) -> str:
-    """Text of the diff of ``path`` from ``old`` (None: a new file) to ``new``."""
+def is_config(path: str) -> bool:
+    """A device configuration: every changed line of it is reviewed."""
+    return path.startswith("configs/")
+
+
+def file_diff(path: str, old: Optional[str], new: str, full: bool = False) -> str:
+    """Text of the diff of ``path`` from ``old`` (None: a new file) to ``new``: in full for a
+    configuration (or with ``full``), one summary line for any other file."""
+    if not (full or is_config(path)):
+        return summary_line(path, old, new)
     lines = list(difflib.unified_diff((old or "").splitlines(True), new.splitlines(True),
                                       "%s (%s)" % (path, "current" if old is not None else "new"),
                                       "%s (rendered)" % path, n=CONTEXT_LINES))
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
     if len(lines) <= MAX_DIFF_LINES:
-        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+        return text
     added = sum(1 for line in lines if line.startswith("+") and not line.startswith("+++"))
     removed = sum(1 for line in lines if line.startswith("-") and not line.startswith("---"))
     head = ["%s: %s, +%d -%d lines (diff of %d lines summarised)\n"
@@ -38,9 +54,69 @@ def file_diff(path: str, old: Optional[str], new: str) -> str:
         body = _section_summary(old, new)
     else:
         body = None
+    if old is not None and is_config(path):
+        # a changed configuration: the summary heads the whole diff, nothing is left out
+        head = ["%s: changed, +%d -%d lines (summary; the whole diff follows)\n"
+                % (path, added, removed)]
+        return "".join(head + (body or [])) + text
     if body is None:
         body = ["  first changes:\n"] + ["  " + line for line in lines[2:2 + 40]]
     return "".join(head + body)
+
+
+def summary_line(path: str, old: Optional[str], new: str) -> str:
+    """One line for a derived file: new (with its size) or changed, rows added/removed, and
+    the sections (Markdown headings, top-level YAML keys, SVG elements, CSV rows) they are in."""
+    new_lines = new.splitlines()
+    if old is None:
+        return "%s: new file, %d lines\n" % (path, len(new_lines))
+    old_lines = old.splitlines()
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    added = removed = 0
+    where = {}
+    old_heads, new_heads = _headings(path, old_lines), _headings(path, new_lines)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        added += j2 - j1
+        removed += i2 - i1
+        for j in range(j1, j2):
+            where[new_heads[j]] = where.get(new_heads[j], 0) + 1
+        if j1 == j2:
+            for i in range(i1, i2):
+                where[old_heads[i]] = where.get(old_heads[i], 0) + 1
+    unit = "rows" if path.endswith((".md", ".csv")) else "elements" if \
+        path.endswith(".svg") else "lines"
+    parts = sorted(where.items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = ", ".join("%s (%d)" % (head, n) for head, n in parts[:4] if head)
+    if len(parts) > 4:
+        shown += " ... and %d more" % (len(parts) - 4)
+    return "%s: %d %s changed (+%d -%d)%s\n" % (
+        path, max(added, removed), unit, added, removed, (" in " + shown) if shown else "")
+
+
+def _headings(path, lines):
+    """For each line, the heading it sits under: a Markdown '#' heading, a top-level YAML key,
+    an SVG element's id or tag; empty for CSV and plain text."""
+    out, head = [], ""
+    md, yml, svg = path.endswith(".md"), path.endswith((".yml", ".yaml")), path.endswith(".svg")
+    for line in lines:
+        if md and line.startswith("#"):
+            head = line.lstrip("#").strip()[:40]
+        elif yml and line[:1] not in ("", " ", "-", "#") and ":" in line:
+            head = line.split(":", 1)[0]
+        elif svg:
+            head = _svg_tag(line)
+        out.append(head)
+    return out
+
+
+def _svg_tag(line):
+    text = line.strip()
+    if not text.startswith("<") or text.startswith("</"):
+        return ""
+    tag = text[1:].split(None, 1)[0].rstrip(">/")
+    return "<%s>" % tag
 
 
 def _names(keys):

@@ -2,8 +2,9 @@
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The fabric report: what a reviewer reads before anything is pushed, rendered with every run
-into fabric/ - the cabling plan (CSV and table), the IP and ASN plan, the check verdicts, a
-topology picture and a buffer picture per switch model (render/svg.py).
+into fabric/ - the cabling plan (CSV and table), the IP and ASN plan, the check verdicts, the
+deviations from the vendors' defaults (render/deviations.py), a topology picture and a buffer
+picture per switch model (render/svg.py).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -15,7 +16,7 @@ from typing import Any, Dict, List, Tuple
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as plan_mod
 from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
-from ansible_collections.roce.fabric.plugins.module_utils.render import svg
+from ansible_collections.roce.fabric.plugins.module_utils.render import deviations, svg
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import size
 
 TIER = {"superspine": 0, "spine": 1, "leaf": 2}
@@ -133,6 +134,8 @@ def readme(plan: Plan, pictures: Dict[str, SwitchIntent]) -> str:
              "port, peer, peer port, speed, cable, media, MTU, /31s |",
              "| [addressing.md](addressing.md) | ASNs, loopbacks, host NIC addresses |",
              "| [verdicts.md](verdicts.md) | every rule's verdict and every finding with its fix |",
+             "| [deviations.md](deviations.md) | every lossless number beside the vendor's "
+             "default for the SKU or platform, the difference and the reason |",
              "| [topology.svg](topology.svg) | tiers, leaf pairs, planes and link counts |"]
     for key, dev in sorted(pictures.items()):
         buf = dev["buffer"]
@@ -154,6 +157,7 @@ def render_report(plan: Plan) -> Dict[str, str]:
              "fabric/cabling.md": cabling_md(plan, rows),
              "fabric/addressing.md": addressing_md(plan),
              "fabric/verdicts.md": verdicts_md(plan),
+             "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan)),
              "fabric/topology.svg": svg.topology(plan)}
     for key, dev in pictures.items():
         files["fabric/buffer-%s.svg" % key] = svg.buffer(dev, key)

@@ -218,7 +218,8 @@ def _templated(rows):
     What the encoder + key rewrite gives, without per-value Python code: the checks and the
     formatting run per column (type set, one join) and per row (one % call), in C."""
     keys = tuple(rows[0])
-    # str keys only: True and 1 are equal keys that json.dumps writes differently
+    # str keys only (exactly str: True and 1 are equal keys that json.dumps writes differently)
+    # pylint: disable-next=unidiomatic-typecheck
     if any(type(key) is not str for key in keys) or \
             not all(map(keys.__eq__, map(tuple, rows))):
         return None

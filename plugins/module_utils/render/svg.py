@@ -133,8 +133,8 @@ def topology(plan: Plan) -> str:
         body.append(_text(x + BOX_W / 2.0, y + 13, n[3], 10))
         body.append(_text(x + BOX_W / 2.0, y + 25, n[4], 8, extra=' fill="#4b5563"'))
     s = plan["summary"]
-    title = "%d GPU hosts, %d NICs, %d leaves, %d spines%s, %d links" % (
-        s["hosts"], s["nics"], s["leaves"], s["spines"],
+    title = "%s: %d GPU hosts, %d NICs, %d leaves, %d spines%s, %d links" % (
+        s.get("name", "fabric"), s["hosts"], s["nics"], s["leaves"], s["spines"],
         ", %d super-spines" % s["superspines"] if s["superspines"] else "", s["links"])
     body.insert(0, _text(20, 22, title, 13, "start", ' font-weight="bold"'))
     body.append(_text(20, row_y["hosts"] + 62, "blue: SONiC, green: EOS; line width and xN: "

@@ -14,13 +14,15 @@ environment file from the live RDMA device names.
 import argparse
 import json
 import os
+import platform
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(HERE, "lib"))
 
-from ansible_collections.roce.fabric.plugins.module_utils.host import live, nccl  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.host import (  # noqa: E402
+    live, nccl, stacks)
 
 SETTINGS = ("mtu", "fw_lldp_agent", "dcbx", "global_pause", "trust", "dscp_prio",
             "roce_port_prio", "ets", "pfc", "cnp", "ecn", "roce_tos", "traffic_class",
@@ -33,30 +35,30 @@ def run(argv):
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     except OSError as exc:
-        return 127, "", str(exc)
+        return live.MISSING, "", str(exc)
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def check(want, apply_changes):
-    """Print one interface's rows; return how many settings differ (after --apply: failed)."""
+def check(want, apply_changes, missing=None):
+    """Print one interface's rows; return how many settings differ (after --apply: failed).
+    Every change is tried in the stack's order whatever an earlier one did; a tool that is
+    missing or prints something unexpected never stops the check."""
     have = live.gather(want["name"], run, live.read_file, live.list_dir)
     if have is None:
         print(ROW % (want["name"], "present", "DIFFERS", "interface missing on this host"))
         return 1
+    if missing is not None:
+        missing.update(have.get("missing_tools") or ())
     todo = live.plan_interface(want, have, run)
     by_setting = {}
     for item in todo:
         by_setting.setdefault(item["setting"], []).append(item)
     bad = sum(1 for i in todo if i["unsupported"] and i["setting"] in REQUIRED)
-    errors = {}
+    errors, refused = {}, {}
     if apply_changes:
-        for item in todo:                  # the stack's vendor order
-            if not item["unsupported"]:
-                error = live.apply(item, run)
-                if error:
-                    errors.setdefault(item["setting"], []).append(error)
-        refused = dict((line.split()[1].rstrip(":"), line) for line in
-                       live.read_back([want], run, live.read_file, live.list_dir))
+        errors = dict((k[1], v) for k, v in live.apply_all(todo, run).items())
+        for item in live.read_back_items([want], run, live.read_file, live.list_dir):
+            refused[item["setting"]] = live.describe(item, errors.get(item["setting"]))
     for setting in SETTINGS:
         items = by_setting.get(setting)
         if not items:
@@ -64,15 +66,28 @@ def check(want, apply_changes):
         elif items[0]["unsupported"]:
             print(ROW % (want["name"], setting, "unsupported", items[0]["unsupported"]))
         elif apply_changes:
-            failed = errors.get(setting) or ([refused[setting]] if setting in refused else [])
-            bad += bool(failed)
+            failed = setting in refused
+            bad += failed
             print(ROW % (want["name"], setting, "FAILED" if failed else "applied",
-                         "; ".join(failed) or "now %s" % (items[0]["desired"],)))
+                         refused[setting] if failed else "now %s" % (items[0]["desired"],)))
         else:
             bad += 1
             print(ROW % (want["name"], setting, "DIFFERS", "live %s, plan %s"
                          % (items[0]["current"], items[0]["desired"])))
+    if apply_changes and None in refused:
+        print(ROW % (want["name"], "present", "FAILED", refused[None]))
+        bad += 1
     return bad
+
+
+def check_safely(want, apply_changes, missing):
+    """check(), with any error turned into a FAILED row: one NIC's surprise never hides the
+    others' state, and roce-check never dies with a traceback on a tool's output."""
+    try:
+        return check(want, apply_changes, missing)
+    except Exception as exc:  # noqa: BLE001 - report, count, carry on with the next NIC
+        print(ROW % (want["name"], "check", "FAILED", "%s: %s" % (type(exc).__name__, exc)))
+        return 1
 
 
 def rewrite_nccl(path):
@@ -82,8 +97,10 @@ def rewrite_nccl(path):
         spec = json.load(handle)
     facts = dict((n["name"], live.gather(n["name"], run, live.read_file, live.list_dir) or {})
                  for n in spec["plan"]["nics"])
+    host = {"default_route_interface": live.default_route_interface(run),
+            "interfaces": live.list_dir("/sys/class/net") or []}
     for key, render in (("conf", nccl.conf_text), ("env", nccl.env_text)):
-        text = render(spec["plan"], facts)
+        text = render(spec["plan"], facts, host)
         target = spec[key]
         old = live.read_file(target)
         if old != text:
@@ -96,9 +113,11 @@ def rewrite_nccl(path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     parser.add_argument("--apply", action="store_true", help="apply what differs")
+    parser.add_argument("--plan", default=os.path.join(HERE, "etc", "host.json"),
+                        help=argparse.SUPPRESS)
     parser.add_argument("interfaces", nargs="*", help="only these interfaces")
     args = parser.parse_args(argv)
-    with open(os.path.join(HERE, "etc", "host.json")) as handle:
+    with open(args.plan) as handle:
         plan = json.load(handle)
     wanted = [w for w in plan["interfaces"]
               if not args.interfaces or w["name"] in args.interfaces]
@@ -107,10 +126,17 @@ def main(argv=None):
         print("not in this host's plan: %s" % ", ".join(sorted(unknown)), file=sys.stderr)
         return 2
     print(ROW % ("interface", "setting", "status", "detail"))
-    bad = sum(check(want, args.apply) for want in wanted)
-    nccl_spec = os.path.join(HERE, "etc", "nccl.json")
+    missing = set()
+    bad = sum(check_safely(want, args.apply, missing) for want in wanted)
+    for tool in sorted(missing):
+        print(stacks.missing_tool_line(platform.node(), tool), file=sys.stderr)
+    nccl_spec = os.path.join(os.path.dirname(args.plan), "nccl.json")
     if args.apply and os.path.exists(nccl_spec):
-        rewrite_nccl(nccl_spec)
+        try:
+            rewrite_nccl(nccl_spec)
+        except (IOError, OSError, ValueError, KeyError) as exc:
+            print(ROW % ("nccl", "files", "FAILED", exc))
+            bad += 1
     return 1 if bad else 0
 
 

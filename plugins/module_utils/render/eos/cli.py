@@ -81,15 +81,18 @@ def _qos(dev: SwitchIntent) -> List[str]:
         if wd["enabled"]:
             out += ["   priority-flow-control pause watchdog",
                     "   priority-flow-control pause watchdog port action %s" % wd["action"]]
-        out += _tx_queues(q, ecn) + ["!"]
+        out += _tx_queues(q, ecn, (dev.get("hardware") or {}).get("eos_tx_queue",
+                                                                  "tx-queue")) + ["!"]
     return out
 
 
-def _tx_queues(q: Dict[str, Any], ecn: EcnMarks) -> List[str]:
+def _tx_queues(q: Dict[str, Any], ecn: EcnMarks, keyword: str) -> List[str]:
+    """The queue blocks of a qos profile; ``keyword`` is the model's queue command
+    (hardware/models.py: ``uc-tx-queue`` on Tomahawk, else ``tx-queue``)."""
     out = []
     for queue in range(8):
         if queue in q["ecn_queues"]:
-            out += ["   !", "   tx-queue %d" % queue, "      bandwidth percent 50",
+            out += ["   !", "   %s %d" % (keyword, queue), "      bandwidth percent 50",
                     "      no priority",
                     # bytes: the plan's exact thresholds, never rounded (AVD qos_profiles
                     # tx_queues units include bytes; eos-and-avd.md §2)
@@ -97,11 +100,12 @@ def _tx_queues(q: Dict[str, Any], ecn: EcnMarks) -> List[str]:
                     "%d bytes max-mark-probability %d"
                     % (ecn["kmin_bytes"], ecn["kmax_bytes"], ecn["pmax_percent"])]
         elif queue == q["cnp_tc"]:
-            out += ["   !", "   tx-queue %d" % queue,
+            out += ["   !", "   %s %d" % (keyword, queue),
                     "      priority strict" if q["cnp_scheduler"] == "strict"
                     else "      no priority"]
         elif queue == 0:
-            out += ["   !", "   tx-queue 0", "      bandwidth percent 50", "      no priority"]
+            out += ["   !", "   %s 0" % keyword, "      bandwidth percent 50",
+                    "      no priority"]
     return out
 
 

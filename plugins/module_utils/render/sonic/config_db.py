@@ -16,7 +16,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
@@ -158,12 +158,13 @@ def _port_tables(db: Dict[str, Any], dev: SwitchIntent, port: PortIntent, rows: 
     db["DEVICE_NEIGHBOR"][name] = {"name": port["peer"], "port": port["peer_port"]}
     if not ll:
         return      # admin-down port: no lossless objects
-    db["CABLE_LENGTH"]["AZURE"][name] = "%dm" % ll["cable_class_m"]
     pkey = (port["speed_gbps"], ll["cable_class_m"], id(ll["headroom"]))
     if pkey not in profiles:
         profiles[pkey] = _pg_profile(db, dev, port)
+    pg_row, cable = profiles[pkey]
+    db["CABLE_LENGTH"]["AZURE"][name] = cable
     for suffix, row in rows["pg"]:
-        db["BUFFER_PG"][name + suffix] = profiles[pkey] if row is None else row
+        db["BUFFER_PG"][name + suffix] = pg_row if row is None else row
     for suffix, row in rows["queue"]:
         db["BUFFER_QUEUE"][name + suffix] = row
     if rows["ingress"]:
@@ -180,19 +181,33 @@ def _port_tables(db: Dict[str, Any], dev: SwitchIntent, port: PortIntent, rows: 
         db["PFC_WD"][name] = rows["wd"]
 
 
-def _pg_profile(db: Dict[str, Any], dev: SwitchIntent, port: PortIntent) -> Dict[str, str]:
-    """The BUFFER_PG row of a lossless PG of ``port``, adding its profile to BUFFER_PROFILE."""
+def _pg_profile(db: Dict[str, Any], dev: SwitchIntent,
+                port: PortIntent) -> Tuple[Dict[str, str], str]:
+    """(the BUFFER_PG row of a lossless PG of ``port``, its CABLE_LENGTH), adding its profile to
+    BUFFER_PROFILE, so that SONiC's traditional buffer manager leaves both as rendered
+    (render/sonic/buffermgrd.py replays it). Its doSpeedUpdateTask (sonic-swss
+    cfgmgr/buffermgr.cpp @e6b0c5b) points every lossless PG at pg_lossless_<speed>_<cable>_profile
+    (L184, L281-306), reusing a configured profile of that name (L245-279), and logs "No PG
+    profile configured" where its ini has no row for the cable (L238-243); CABLE_LENGTH 0m makes
+    it leave the port alone (L159-163). So a profile takes the standard name, with CABLE_LENGTH
+    its class, when the HWSKU's table has that row and no other headroom of the class holds the
+    name; a pinned headroom, another headroom of the class or a class the table lacks gets its
+    own name and CABLE_LENGTH 0m. Dynamic model: "NULL" and the class (buffermgrdyn computes)."""
     buf = dev["buffer"]
-    prof = buffers.lossless_pg_profile(port["lossless"]["headroom"], buf["trigger"], buf)
+    ll = port["lossless"]
+    prof = buffers.lossless_pg_profile(ll["headroom"], buf["trigger"], buf)
+    cable = "%dm" % ll["cable_class_m"]
     if prof is None:            # dynamic model: buffermgrd computes the headroom
-        return {"profile": "NULL"}
+        return {"profile": "NULL"}, cable
     pname = profile_name(port)
-    if db["BUFFER_PROFILE"].get(pname, prof) != prof:
-        # same speed and cable, other headroom (MTU, a pinned xoff): its own name
+    pinned = ll["headroom"].get("source", "").startswith("roce_link_overrides")
+    if pinned or db["BUFFER_PROFILE"].get(pname, prof) != prof:
+        # same speed and cable, other headroom (a pinned xoff, another MTU): its own name
         pname = pname.replace("m_profile", "m_xoff%s_size%s_profile"
                               % (prof["xoff"], prof["size"]))
+        pinned = True
     db["BUFFER_PROFILE"][pname] = prof
-    return {"profile": pname}
+    return {"profile": pname}, cable if ll.get("table_row") and not pinned else "0m"
 
 
 def _wred(ecn):

@@ -102,4 +102,3 @@ def test_bad_ecn_overrides(overrides, text):
     with pytest.raises(AnsibleFilterError) as err:
         lossless.ecn_thresholds(100, 10 ** 8, overrides=overrides)
     assert text in str(err.value)
-

@@ -77,6 +77,11 @@ SEEDS = {
         hv, "spine2", kmin_bytes=int(_incast_bound(p["devices"]["spine2"])) + 1000,
         kmax_bytes=int(_incast_bound(p["devices"]["spine2"])) + 400000),
         {("spine2", "Ethernet1/1")}),
+    # leaf pair 1's uplinks at 100 m (one group line) fall into the SN5600 table's 300 m row
+    "headroom-waste": (lambda g, hv, p: [hv[leaf].update(roce_uplink_overrides={"cable_m": 100})
+                                         for leaf in ("leaf1a", "leaf1b")],
+                       {("leaf1a", "16 port(s) Ethernet64 .. Ethernet124"),
+                        ("leaf1b", "16 port(s) Ethernet64 .. Ethernet124")}),
 }
 
 

@@ -50,7 +50,9 @@ NIC = {"name": "rdma0", "address": "198.18.64.1/31", "gateway": "198.18.64.0",
 def test_networkd_keeps_the_rule_and_the_route():
     files = netmgr.files("networkd", NIC)
     unit = configparser.ConfigParser(strict=False)
-    unit.read_string(files["/etc/systemd/network/60-roce-rdma0.network"])
+    # 09-: systemd.network(5) uses the first matching file of all directories by name, and
+    # netplan's /run/systemd/network/10-netplan-*.network would shadow a 60-... file
+    unit.read_string(files["/etc/systemd/network/09-roce-rdma0.network"])
     assert unit["Match"]["Name"] == "rdma0" and unit["Link"]["MTUBytes"] == "9000"
     assert unit["Network"]["Address"] == "198.18.64.1/31"
     assert dict(unit["RoutingPolicyRule"]) == {"from": "198.18.64.1/32", "table": "100",
@@ -61,6 +63,30 @@ def test_networkd_keeps_the_rule_and_the_route():
         files["/etc/systemd/networkd.conf.d/60-roce-fabric.conf"]
     assert netmgr.reload_commands("networkd", ["rdma0"]) == [
         ["networkctl", "reload"], ["networkctl", "reconfigure", "rdma0"]]
+
+
+NETPLAN = {"/run/systemd/network": ["10-netplan-eno1.network", "10-netplan-rail0.network"],
+           "/run/systemd/network/10-netplan-eno1.network": "[Match]\nName=eno1\n",
+           "/run/systemd/network/10-netplan-rail0.network":
+               "[Match]\nMACAddress=0C:42:A1:00:00:01\n\n[Network]\nDHCP=no\n"}
+
+
+def test_networkd_drop_in_where_netplan_already_matches_the_nic():
+    def read(path):
+        value = NETPLAN.get(path)
+        return value if isinstance(value, str) else None
+
+    def listdir(path):
+        value = NETPLAN.get(path)
+        return value if isinstance(value, list) else None
+    # netplan matched rdma0 by MAC (match: macaddress): its file wins over any later one, so
+    # ours becomes a drop-in to it, without a [Match] of its own
+    found = netmgr.netplan_file("rdma0", "0c:42:a1:00:00:01", read, listdir)
+    assert found == "10-netplan-rail0.network"
+    files = netmgr.files("networkd", NIC, found)
+    text = files["/etc/systemd/network/10-netplan-rail0.network.d/60-roce-rdma0.conf"]
+    assert "[Match]" not in text and "Table=100" in text
+    assert netmgr.netplan_file("rdma1", "0c:42:a1:00:00:02", read, listdir) is None
 
 
 def test_networkmanager_keyfile():

@@ -62,15 +62,36 @@ def test_less_common_number_formats():
 
 def test_ets_target_follows_the_tcs_the_nic_has():
     ets = {"roce_priority": 3, "cnp_priority": 6, "roce_bw": 50, "default_bw": 50}
-    full = netdev.ets_target(ets, 8)
+    full, expect = netdev.ets_target(ets, 8)
     assert full["prio_tc"][3] == 3 and full["prio_tc"][6] == 6 and full["prio_tc"][1] == 0
     assert full["tc_tsa"][6] == "strict" and full["tc_bw"] == {0: 50, 1: 0, 2: 0, 3: 50, 4: 0,
                                                                5: 0, 6: 0, 7: 0}
-    # Thor2 (ets-cap 3): TC0 default, TC1 RoCE, TC2 CNP strict, as bnxt_setupcc.sh
-    small = netdev.ets_target(ets, 3)
+    assert expect == full
+    # Thor2 (ets-cap 3): TC0 default, TC1 RoCE, TC2 CNP strict, as bnxt_setupcc.sh; the unused
+    # TCs strict at 0 % (bnxt_ets_validate refuses ETS above max_tc and starved ETS TCs)
+    small, expect = netdev.ets_target(ets, 3, "bnxt-broadcom")
     assert (small["prio_tc"][3], small["prio_tc"][6], small["prio_tc"][0]) == (1, 2, 0)
-    assert small["tc_tsa"][2] == "strict" and small["tc_bw"][1] == 50 and small["tc_bw"][0] == 50
+    assert small["tc_tsa"] == {0: "ets", 1: "ets", 2: "strict", 3: "strict", 4: "strict",
+                               5: "strict", 6: "strict", 7: "strict"}
+    assert small["tc_bw"][1] == 50 and small["tc_bw"][0] == 50 and expect == small
     assert sum(small["tc_bw"].values()) == 100
+    # mlx5 reports its strict TC at 100 % (mlx5e_build_tc_tx_bw)
+    write, expect = netdev.ets_target(ets, 8, "mlx5-inbox")
+    assert write["tc_bw"][6] == 0 and expect["tc_bw"][6] == 100
+    # ice in DSCP mode: the 1:1 map it keeps, contiguous TCs (ice_dcb_get_num_tc)
+    write, expect = netdev.ets_target(ets, 8, "ice")
+    assert write["prio_tc"] == dict((p, p) for p in range(8)) and expect == write
+
+
+def test_app_table_in_both_printer_formats():
+    pairs = parse.parse_dcb_app('{"dscp_prio":[[26,3],[48,6]]}')
+    triples = parse.parse_dcb_app('{"dscp_prio":[[26,3," "],[48,6," "]],'
+                                  '"dgram_port_prio":[[4791,3," "]]}')
+    assert pairs["dscp_prio"] == triples["dscp_prio"] == {26: 3, 48: 6}
+    assert triples["dgram_port_prio"] == {4791: 3}
+    # an error text where JSON was expected (no dcb tool, an old iproute2) is no table
+    assert parse.parse_dcb_app("Error executing command.") is None
+    assert parse.parse_dcb_app(None) is None and parse.parse_ethtool_pause(None) is None
 
 
 def test_pfc_unchanged_when_it_matches():

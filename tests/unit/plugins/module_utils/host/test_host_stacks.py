@@ -198,8 +198,9 @@ def test_ice_turns_the_firmware_lldp_agent_off_first(want):
     assert have["driver_stack"] == "ice" and have["rdma_device"] == "irdma0"
     assert todo["fw_lldp_agent"][0]["argv"] == ["ethtool", "--set-priv-flags", "ens5f0np0",
                                                 "fw-lldp-agent", "off"]
+    # DSCP map before ETS: its first entry switches to DSCP mode and resets ETS (ice_dcbnl_setapp)
     assert sequence(host, "ens5f0np0", want)[:6] == [
-        "mtu", "fw_lldp_agent", "global_pause", "ets", "pfc", "dscp_prio"]
+        "mtu", "fw_lldp_agent", "global_pause", "dscp_prio", "ets", "pfc"]
     assert "irdma" in todo["cnp"][0]["unsupported"]
 
 
@@ -213,8 +214,9 @@ def test_bnxt_with_the_firmware_lldp_agent_says_so_instead_of_failing(want, tmp_
         return host.run_dcbx(argv)
     host.run = run
     _have, todo = decisions(host, "ens2f0np0", want)
-    for setting in ("dcbx", "ets", "pfc", "dscp_prio"):
-        assert "firmware LLDP agent" in todo[setting][0]["unsupported"], setting
+    for setting in ("dcbx", "ets", "pfc", "dscp_prio", "roce_port_prio"):
+        assert "unsupported on bnxt-broadcom: the firmware DCBX agent" in \
+            todo[setting][0]["unsupported"], setting
 
 
 def test_a_refused_write_fails_with_planned_and_read_back_values(want):

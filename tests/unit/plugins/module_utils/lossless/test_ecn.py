@@ -67,6 +67,6 @@ def test_overrides_out_of_order():
     # Ranges and types of overrides are the input schema's (tests/unit/plugins/filter); the
     # order of Kmin and Kmax depends on each other, so the core judges it.
     with pytest.raises(RoceInputError) as err:
-        ecn.ecn_thresholds(100, BIG_TRIGGER, overrides={"kmin_bytes": 500000,
-                                                         "kmax_bytes": 400000})
+        ecn.ecn_thresholds(100, BIG_TRIGGER,
+                           overrides={"kmin_bytes": 500000, "kmax_bytes": 400000})
     assert err.value.field == "roce_ecn.kmin_bytes"

@@ -76,8 +76,9 @@ def test_sizing_with_planes_multiplies_one_plane():
 
 
 def test_per_tier_headroom_follows_each_tier_cable():
-    """§1.3 Model R (254 B cells): 400G / 5 m -> H_raw 201,856 B; 400G / 100 m -> 249,356 B.
-    Leaf-spine cables of 5 m and spine-super-spine cables of 100 m on one spine."""
+    """§1.3 Model R (254 B cells): 400G / 5 m -> H_raw 201,856 B; 400G / 150 m -> 274,356 B.
+    Leaf-spine cables of 5 m and spine-super-spine cables of 100 m on one spine: the 100 m
+    cable takes the class the SONiC super-spine's table has (O128S2: 150 m), at both ends."""
     groups, hv = generate.clos(16, 4, nics_per_host=2)[:2]
     cfg = settings(hv, groups)
     cfg["fabric_link"]["cable_m"] = 5
@@ -85,7 +86,7 @@ def test_per_tier_headroom_follows_each_tier_cable():
     p = plan.build_plan(groups, hv)
     ports = p["devices"][groups["spines"][0]]["ports"]
     raw = dict((port["peer_kind"], port["lossless"]["headroom"]["raw_bytes"]) for port in ports)
-    assert raw == {"leaf": 201856, "superspine": 249356}
+    assert raw == {"leaf": 201856, "superspine": 274356}
 
 
 def test_mtu_chain_covers_the_super_spine_hop():

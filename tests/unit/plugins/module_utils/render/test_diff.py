@@ -67,6 +67,35 @@ def test_an_eos_config_summary_names_its_sections(example):
 
 
 def test_a_short_diff_is_a_plain_unified_diff():
-    out = diff.file_diff("docs/x.md", "a\nb\nc\n", "a\nB\nc\n")
+    out = diff.file_diff("docs/x.md", "a\nb\nc\n", "a\nB\nc\n", full=True)
     assert out.splitlines() == ["--- docs/x.md (current)", "+++ docs/x.md (rendered)",
                                 "@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"]
+
+
+def test_a_derived_file_is_one_line_with_its_sections_and_rows():
+    old = "# Doc\n\n## Ports\n\n| a | 1 |\n| b | 2 |\n\n## Buffer\n\nx 1\n"
+    new = "# Doc\n\n## Ports\n\n| a | 5 |\n| b | 6 |\n\n## Buffer\n\nx 2\n"
+    assert diff.file_diff("docs/leaf1a.md", old, new) == \
+        "docs/leaf1a.md: 3 rows changed (+3 -3) in Ports (2), Buffer (1)\n"
+    assert diff.file_diff("structured/s.yml", "a: 1\nb:\n  c: 1\n", "a: 1\nb:\n  c: 2\n") \
+        == "structured/s.yml: 1 lines changed (+1 -1) in b (1)\n"
+    assert diff.file_diff("fabric/x.csv", None, "h\n1\n") == "fabric/x.csv: new file, 2 lines\n"
+
+
+def test_a_long_config_diff_is_shown_in_full_under_its_summary(example, monkeypatch):
+    """Every changed config line shows, however long the diff: a summary heads it, never
+    replaces it."""
+    groups, hostvars = example
+    before = _db_text(groups, hostvars)
+    for host in hostvars:
+        hostvars[host]["roce_fabric"] = dict(hostvars[host]["roce_fabric"],
+                                             host_link={"cable_m": 100})
+    after = _db_text(groups, hostvars)
+    plain = "".join(diff.difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                              "configs/leaf1a.json (current)",
+                                              "configs/leaf1a.json (rendered)", n=3))
+    assert diff.file_diff("configs/leaf1a.json", before, after) == plain
+    monkeypatch.setattr(diff, "MAX_DIFF_LINES", 20)
+    out = diff.file_diff("configs/leaf1a.json", before, after)
+    assert out.endswith(plain) and "  BUFFER_PG: 0 added, 0 removed, " in out
+    assert "the whole diff follows" in out
