@@ -37,6 +37,45 @@ def eos_lockout(running, rendered):
     return deploy_eos.lockout_risks(running, rendered)
 
 
+def _text(name, *values):
+    if not all(isinstance(v, str) for v in values):
+        raise AnsibleFilterError("roce.fabric.%s: expected EOS config text" % name)
+
+
+def _transport(connection):
+    return "network_cli" if "network_cli" in str(connection or "") else "httpapi"
+
+
+def eos_deploy(running, rendered, remove=None, connection="", allow_management_change=False,
+               drain=False):
+    _text("eos_deploy", running, rendered)
+    if remove is not None and (not isinstance(remove, list) or
+                               not all(isinstance(r, str) for r in remove)):
+        raise AnsibleFilterError("roce.fabric.eos_deploy: remove must be a list of top-level "
+                                 "lines (switch_deploy_eos_remove)")
+    plan = deploy_eos.plan_deploy(running, rendered, remove or [], _transport(connection),
+                                  bool(allow_management_change), bool(drain))
+    for step in ("check", "drain", "apply", "undrain"):
+        plan[step] = "\n".join(plan[step]) + "\n" if plan[step] else ""
+    return plan
+
+
+def eos_restore(current, previous):
+    _text("eos_restore", current, previous)
+    lines = deploy_eos.restore(current, previous)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def eos_session_risks(diff, running, rendered, remove=None, allow_management_change=False):
+    _text("eos_session_risks", running, rendered)
+    return deploy_eos.session_risks(running, diff or "", rendered, remove or [],
+                                    bool(allow_management_change))
+
+
+def eos_redact(text):
+    return deploy_eos.redact_text(text if isinstance(text, str) else str(text))
+
+
 def verify_targets(device, plan):
     try:
         return plan_targets.targets(device, plan)
@@ -61,4 +100,6 @@ class FilterModule(object):
 
     def filters(self):
         return {"frr_drain": frr_drain, "eos_drain": eos_drain, "eos_lockout": eos_lockout,
+                "eos_deploy": eos_deploy, "eos_restore": eos_restore,
+                "eos_session_risks": eos_session_risks, "eos_redact": eos_redact,
                 "verify_targets": verify_targets, "verify_state": verify_state}

@@ -16,8 +16,10 @@ author:
   - roce.fabric contributors (@roce-fabric)
 description:
   - Reads the running CONFIG_DB (C(show runningconfiguration all)), computes the RFC 6902 patch
-    that makes it carry the rendered config (tables the plan owns are replaced, shared tables
-    such as PORT only get the plan's fields), and applies it with sonic-utilities' generic
+    that makes it carry the rendered config (in the tables the plan owns, its own ports',
+    loopbacks', BGP neighbours' and named objects' keys are made equal to the plan and every
+    other key is left as it runs; shared tables such as PORT only get the plan's fields), and
+    applies it with sonic-utilities' generic
     config updater - C(config checkpoint), C(config apply-patch -d) (dry run, validates
     against the switch's YANG models), C(config apply-patch), C(config save -y).
   - Why not C(config load) - it merges without validation and never deletes a stale key; and
@@ -37,6 +39,14 @@ options:
     description: Where the computed patch is written on the switch.
     type: path
     default: /var/tmp/roce-fabric/patch.json
+  allow_reload_fields:
+    description:
+      - DEVICE_METADATA fields the patch may change although the change only takes effect after
+        a config reload (C(docker_routing_config_mode), C(buffer_model)). By default a patch
+        that changes one is refused, naming the consequence.
+    type: list
+    elements: str
+    default: []
   state:
     description:
       - V(applied) computes and applies the patch; V(rolled_back) runs C(config rollback) to
@@ -99,6 +109,7 @@ def main():
             intended=dict(type="dict"),
             checkpoint=dict(type="str", required=True),
             patch_path=dict(type="path", default="/var/tmp/roce-fabric/patch.json"),
+            allow_reload_fields=dict(type="list", elements="str", default=[]),
             state=dict(type="str", default="applied",
                        choices=["applied", "rolled_back", "forgotten"]),
         ),
@@ -131,8 +142,9 @@ def main():
     except ValueError as exc:
         module.fail_json(msg="show runningconfiguration all did not print JSON: %s" % exc)
     try:
-        patch = deploy_sonic.config_patch(running, intended)
-    except ValueError as exc:          # the management plane is not the plan's
+        patch = deploy_sonic.config_patch(running, intended,
+                                          allow_reload=p["allow_reload_fields"])
+    except ValueError as exc:   # the management plane, a referenced key, a reload field
         module.fail_json(msg="%s: nothing was applied" % exc)
     tables = deploy_sonic.summarize(patch)
     result = dict(changed=bool(patch), patch=patch, tables=tables, steps=done,

@@ -2,18 +2,32 @@
 """A stand-in Arista eAPI endpoint (JSON-RPC `runCmds` on /command-api) for tests of the EOS deploy
 path with the real arista.eos modules over ansible.netcommon.httpapi. No EOS or cEOS runs here.
 
-It keeps what the EOS manual documents for configuration sessions: a named session survives
-between requests, `rollback clean-config` empties it, `show session-config diffs` prints a unified
-diff against running-config, `commit` replaces running-config, `abort` drops the session, and
-`copy running-config startup-config` saves. It does not parse EOS syntax: a session holds the lines
-as sent (flat, as arista.eos sends them), and a commit writes them back indented the way
-`show running-config` prints them, for the commands of roce.fabric's configs and a management
-plane (modes and sub-modes below); session diffs compare flat lines. Operational `show ... | json` answers are read per request from files in the state
-directory (`show-ip-bgp-summary.json`, `show-ip-route.json`), so a test can change the
-device's health between runs. running-config and startup-config live in the same directory.
+It keeps what matters to the deploy the way EOS does:
+
+- configuration sessions: a named session survives between requests and starts as a copy of the
+  running config; `rollback clean-config` empties it; `show session-config diffs` prints a unified
+  diff of the running config against the session config, both as `show running-config` prints
+  them; `commit` makes the session the running config; `abort` drops it;
+- the running config is text as EOS prints it: sections nobody sends commands for are kept byte
+  for byte (banners, event-handler bash bodies, aliases, comments, header lines);
+- modes: a flat command stream is read the way EOS reads typed lines - a command that opens a
+  mode (interface, router bgp, qos profile, ...) enters it, a sub-mode (tx-queue, vrf,
+  address-family) nests, a command of another mode falls back to the top level; `no X` /
+  `default X` remove; lines are printed back 3 spaces per level;
+- banners: `{"cmd": "banner motd", "input": "..."}` (what eAPI takes) sets the banner text as
+  given, up to EOF;
+- exec commands: `end` inside a session leaves configuration mode (the session stays pending)
+  and every later command of the request runs in exec mode; `copy running-config
+  startup-config`, `write` and `reload` run wherever they are sent, also inside a session, as on
+  EOS, and are logged to exec.log in the state directory so a test can prove none ran.
+
+Operational `show ... | json` answers are read per request from files in the state directory
+(`show-ip-bgp-summary.json`, `show-ip-route.json`). running-config and startup-config live in the
+same directory.
 
 Usage: eos_eapi.py STATE_DIR HOSTNAME  (prints the bound 127.0.0.1 port, then serves)
 """
+import copy
 import difflib
 import json
 import os
@@ -21,6 +35,35 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SESSIONS = {}
+EXEC_LOGGED = ("copy ", "write", "reload")
+
+# Top-level commands that open a mode, and top-level one-line commands (prefixes).
+MODES = ("interface ", "router ", "vrf instance ", "management ", "qos profile ", "route-map ",
+         "ip prefix-list ", "ipv6 prefix-list ", "platform trident mmu queue profile ",
+         "ip access-list ", "ipv6 access-list ", "system control-plane", "event-handler ",
+         "daemon ", "role ", "aaa group ", "mlag configuration", "vlan ", "monitor ")
+SINGLE = ("hostname ", "service ", "qos ", "priority-flow-control ", "platform ", "ip routing",
+          "no ip routing", "ip route ", "ipv6 route ", "ip community-list ", "ip load-sharing ",
+          "ip hardware ", "ip name-server ", "ip domain ", "dns ", "ip tacacs ", "ip radius ",
+          "ip virtual-router ", "ip address virtual ", "ipv6 unicast-routing", "username ",
+          "aaa ", "enable ", "ntp ", "logging ", "snmp-server ", "tacacs-server ",
+          "radius-server ", "spanning-tree ", "transceiver ", "hardware ", "queue-monitor ",
+          "clock ", "alias ", "boot ", "vlan internal ")
+# Per mode: sub-modes, and its own commands that look like top-level ones.
+SUBMODES = {"qos profile ": ("tx-queue ", "uc-tx-queue ", "mc-tx-queue "),
+            "management ": ("vrf ",),
+            "router bgp ": ("address-family ", "vrf ", "vlan-aware-bundle ", "vlan ")}
+CHILD_FIRST = {
+    "interface ": ("ip address", "ip access-group", "ip virtual-router", "ip helper-address",
+                   "ip proxy-arp", "ipv6 address", "ipv6 enable", "qos trust", "qos cos",
+                   "qos dscp", "priority-flow-control on", "priority-flow-control priority",
+                   "priority-flow-control pause", "spanning-tree portfast",
+                   "spanning-tree bpduguard", "vrf ", "logging event"),
+    "qos profile ": ("qos trust", "qos cos", "qos dscp", "priority-flow-control "),
+    "management ": ("ip access-group", "ipv6 access-group"),
+    "system control-plane": ("ip access-group", "ipv6 access-group"),
+    "vlan ": ("name ", "trunk group "),
+}
 
 
 class CommandError(Exception):
@@ -40,45 +83,184 @@ def _write(state, name, text):
         handle.write(text)
 
 
-def _config_lines(text):
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and not line.strip().startswith("!")]
+def _log_exec(state, text):
+    with open(os.path.join(state, "exec.log"), "a", encoding="utf-8") as handle:
+        handle.write(text + "\n")
 
 
-# Commands that open a mode, commands that are top-level without one, and per mode the commands
-# that open a sub-mode (EOS: a top-level command typed in a mode leaves it).
-MODES = ("interface ", "router bgp ", "vrf instance ", "management ", "qos profile ", "route-map ",
-         "ip prefix-list ", "platform trident mmu queue profile ")
-SINGLE = ("hostname ", "service ", "qos map ", "priority-flow-control pause watchdog default ",
-          "priority-flow-control pause watchdog action ", "platform trident mmu headroom-pool ",
-          "ip routing", "no ip routing", "ip route ", "ipv6 route ", "ip community-list ",
-          "ip load-sharing ", "ip hardware ", "ip name-server ", "username ", "aaa ", "no aaa ",
-          "enable ", "ntp ", "logging ", "snmp-server ", "end")
-SUBMODES = {"qos profile ": ("tx-queue ",), "management ": ("vrf ",),
-            "router bgp ": ("address-family ", "vrf ")}
+def _multiline(line):
+    text = line.strip().lower()
+    return text.startswith("banner ") if not line.startswith(" ") else text in (
+        "action bash", "comment")
 
 
-def _indented(lines):
-    """Flat session lines as show running-config prints them: 3 spaces per level."""
-    out, mode, sub = [], None, False
-    for line in lines:
-        opens = line.startswith(MODES) and not line.endswith(" apply")
-        if opens or line.startswith(SINGLE):
-            out.append(line)
-            mode = next((m for m in MODES if line.startswith(m)), None) if opens else None
-            sub = False
-        elif mode and line.startswith(SUBMODES.get(mode, ())):
-            out.append("   " + line)
-            sub = True
+def parse(text):
+    """{'pre': header lines, 'blocks': [[head, body, separators]], 'end': bool}."""
+    config = {"pre": [], "blocks": [], "end": False}
+    body = False
+    for line in text.splitlines():
+        blocks = config["blocks"]
+        if body:
+            blocks[-1][1].append(line)
+            body = line.strip() != "EOF"
+            continue
+        if line == "end":
+            config["end"] = True
+            continue
+        if not line.startswith(" ") and line.strip() and not line.startswith("!"):
+            blocks.append([line, [], []])
+            body = _multiline(line)
+            continue
+        if not blocks:
+            config["pre"].append(line)
+        elif line.startswith(" "):
+            if blocks[-1][2]:          # an indented line after a separator: still the block's
+                blocks[-1][1].extend(blocks[-1][2])
+                blocks[-1][2] = []
+            blocks[-1][1].append(line)
+            body = _multiline(line)
         else:
-            out.append(("      " if sub else "   " if mode else "") + line)
-    return out
+            blocks[-1][2].append(line)
+    return config
 
 
-def _diffs(running, session):
-    lines = difflib.unified_diff(_config_lines(running), session, "system:/running-config",
-                                 "session:/session-config", lineterm="")
-    return "\n".join(lines)
+def show(config):
+    out = list(config["pre"])
+    for head, body, seps in config["blocks"]:
+        if body is None:
+            continue
+        out += [head] + body + seps
+    if config["end"]:
+        out.append("end")
+    return "\n".join(out) + "\n"
+
+
+def _key(line):
+    return " ".join(line.split())
+
+
+def _top(line, mode):
+    """Whether a typed line is a top-level command (EOS falls back to the global mode)."""
+    if mode is not None:
+        head = mode[0]
+        for prefix, subs in SUBMODES.items():
+            if head.startswith(prefix) and line.startswith(subs):
+                return False
+        for prefix, kids in CHILD_FIRST.items():
+            if head.startswith(prefix) and line.startswith(kids):
+                return False
+    return line.startswith(MODES) or line.startswith(SINGLE)
+
+
+def _opens(line):
+    return line.startswith(MODES) and not line.endswith(" apply") and not (
+        line.startswith("alias ") and len(line.split()) > 2)
+
+
+class Session(object):
+    def __init__(self, config):
+        self.config = config
+        self.mode = None      # the block being configured
+        self.sub = None       # index of the sub-mode line in the block's body
+
+    def _find(self, line):
+        for block in self.config["blocks"]:
+            if _key(block[0]) == _key(line):
+                return block
+        return None
+
+    def _items(self, body, indent):
+        """(start, end) of each item at ``indent`` in body."""
+        out, start = [], None
+        for i, line in enumerate(body):
+            lead = len(line) - len(line.lstrip(" "))
+            if line.strip() and not line.strip().startswith("!") and lead == indent:
+                if start is not None:
+                    out.append((start, i))
+                start = i
+            elif start is not None and (lead < indent or line.strip() == "!" and lead <= indent):
+                out.append((start, i))
+                start = None
+        if start is not None:
+            out.append((start, len(body)))
+        return out
+
+    def apply(self, text):
+        words = text.split()
+        negated = words[:1] in (["no"], ["default"]) and len(words) > 1
+        target = " ".join(words[1:]) if negated else text
+        if _top(target if negated else text, self.mode) or self.mode is None:
+            self.mode, self.sub = None, None
+            if negated:
+                block = self._find(target)
+                if block is None and text.startswith("default "):
+                    block = self._find("no " + target)
+                if block is not None:
+                    block[1] = None
+                    return
+                if text.startswith("default ") or target.startswith("interface "):
+                    return
+                # 'no X' of a one-line command that is not there: EOS prints 'no X' as a line
+                # when it is a setting (no aaa root, no ip routing vrf ...)
+                existing = self._find(text)
+                if existing is None:
+                    self.config["blocks"].append([text, [], ["!"]])
+                return
+            block = self._find(text)
+            if block is None and text.startswith("hostname "):   # one hostname: replaced
+                block = next((b for b in self.config["blocks"]
+                              if b[0].startswith("hostname ") and b[1] is not None), None)
+                if block is not None:
+                    block[0] = text
+            if block is None:
+                block = [text, [], ["!"]]
+                self.config["blocks"].append(block)
+            elif block[1] is None:
+                block[1] = []
+            if _opens(text):
+                self.mode = block
+            return
+        body = self.mode[1]
+        head = self.mode[0]
+        subs = next((s for p, s in SUBMODES.items() if head.startswith(p)), ())
+        in_bundle = self.sub is not None and body[self.sub].strip().startswith(
+            "vlan-aware-bundle ") and (target if negated else text).startswith("vlan ")
+        if self.sub is not None and (in_bundle or not text.startswith(subs) and (
+                not negated or not target.startswith(subs))):
+            indent, base = 6, self.sub
+            span = [s for s in self._items(body, 3) if s[0] == base][0]
+        else:
+            self.sub = None
+            indent, span = 3, (0, len(body))
+        if negated:
+            kill = [s for s in self._items(body[:span[1]], indent) if s[0] >= span[0] and
+                    body[s[0]].strip() in (target, "no " + target)]
+            for start, end in reversed(kill):
+                del body[start:end]
+                if self.sub is not None and start < self.sub:
+                    self.sub -= end - start
+            if kill or not text.startswith("no "):
+                return
+            # nothing to remove: 'no X' is itself a setting EOS prints (no priority, no
+            # shutdown under management api, no switchport)
+        line = " " * indent + text
+        if text.startswith(subs) and indent == 3 and not in_bundle:
+            for i, existing in enumerate(body):
+                if existing == line:
+                    self.sub = i
+                    return
+            if body and body[-1].strip() != "!":
+                body.append("   !")
+            body.append(line)
+            self.sub = len(body) - 1
+            return
+        if line in body[span[0]:span[1]]:
+            return
+        if indent == 3:
+            at = next((i for i, existing in enumerate(body) if existing == "   !"), len(body))
+            body.insert(at, line)
+        else:
+            body.insert(span[1], line)
 
 
 class Device(object):
@@ -88,16 +270,20 @@ class Device(object):
         self.state = state
         self.hostname = hostname
         self.session = None
+        self.left = False       # a session was left with 'end' in this request
 
     def run(self, cmd, fmt):
+        banner = None
+        if isinstance(cmd, dict):
+            banner = cmd.get("input")
+            cmd = cmd["cmd"]
         text = cmd.strip()
         if self.session is not None:
-            return self._in_session(text)
+            return self._in_session(text, banner)
         if text == "enable":
             return {}
         if text.startswith("configure session "):
-            self.session = text.split(None, 2)[2]
-            SESSIONS.setdefault(self.session, _config_lines(_read(self.state, "running-config")))
+            self._open(text.split(None, 2)[2])
             return {}
         if text == "show configuration sessions":
             return {"sessions": {name: {"state": "pending"} for name in SESSIONS}}
@@ -107,35 +293,69 @@ class Device(object):
             return {"hostname": self.hostname, "fqdn": self.hostname}
         if text in ("show running-config", "show startup-config"):
             return {"output": _read(self.state, text.split()[1])}
-        if text == "copy running-config startup-config":
-            _write(self.state, "startup-config", _read(self.state, "running-config"))
-            return {"messages": ["Copy completed successfully."]}
+        if text.startswith(EXEC_LOGGED):
+            return self._exec(text, "exec after end" if self.left else "exec")
         if text in ("show ip bgp summary", "show ip route") and fmt == "json":
             return json.loads(_read(self.state, text.replace(" ", "-") + ".json"))
         raise CommandError("Invalid input (at token 0: '%s')" % text)
 
-    def _in_session(self, text):
-        lines = SESSIONS[self.session]
+    def _exec(self, text, where="exec"):
+        _log_exec(self.state, "%s: %s" % (where, text))
+        if text in ("copy running-config startup-config", "write", "write memory"):
+            _write(self.state, "startup-config", _read(self.state, "running-config"))
+            return {"messages": ["Copy completed successfully."]}
+        return {}
+
+    def _open(self, name):
+        self.session = name
+        if name not in SESSIONS:
+            SESSIONS[name] = Session(parse(_read(self.state, "running-config")))
+        SESSIONS[name].mode = SESSIONS[name].sub = None
+
+    def _in_session(self, text, banner):
+        session = SESSIONS[self.session]
+        if banner is not None:
+            block = session._find(text)
+            lines = banner.split("\n") + ["EOF"]
+            if block is None:
+                session.config["blocks"].append([text, lines, ["!"]])
+            else:
+                block[1] = lines
+            session.mode = session.sub = None
+            return {}
         if text == "rollback clean-config":
-            del lines[:]
+            session.config["blocks"] = []
         elif text == "show session-config diffs":
-            return {"output": _diffs(_read(self.state, "running-config"), lines)}
+            before = _read(self.state, "running-config").splitlines()
+            after = show(session.config).splitlines()
+            return {"output": "\n".join(difflib.unified_diff(
+                before, after, "system:/running-config", "session:/session-config", lineterm=""))}
+        elif text == "show session-config":
+            return {"output": show(session.config)}
         elif text == "commit":
-            _write(self.state, "running-config", "\n".join(_indented(lines)) + "\n")
+            _write(self.state, "running-config", show(session.config))
             del SESSIONS[self.session]
             self.session = None
         elif text == "end":   # leaves configuration mode; the session stays pending
             self.session = None
-        elif text == "exit":   # leaves a sub-mode; this stand-in keeps no modes
-            pass
+            self.left = True
+        elif text == "exit":
+            if session.sub is not None:
+                session.sub = None
+            elif session.mode is not None:
+                session.mode = None
+            else:
+                self.session = None
+                self.left = True
         elif text == "abort":
             del SESSIONS[self.session]
             self.session = None
         elif text.startswith("configure session "):
-            self.session = text.split(None, 2)[2]
-            SESSIONS.setdefault(self.session, _config_lines(_read(self.state, "running-config")))
+            self._open(text.split(None, 2)[2])
+        elif text.startswith(EXEC_LOGGED):
+            return self._exec(text, "session %s" % self.session)
         else:
-            lines.append(text if not text.startswith(" ") else text.rstrip())
+            session.apply(text)
         return {}
 
 
@@ -149,10 +369,12 @@ def make_handler(state, hostname):
             answer = {"jsonrpc": "2.0", "id": request["id"]}
             with open(os.path.join(state, "requests.log"), "a", encoding="utf-8") as log:
                 log.write(json.dumps(params["cmds"]) + "\n")
+            cmd = None
             try:
                 for cmd in params["cmds"]:
-                    cmd = cmd["cmd"] if isinstance(cmd, dict) else cmd
-                    results.append(device.run(cmd, params.get("format", "json")))
+                    if isinstance(cmd, dict) and "input" not in cmd:
+                        cmd = cmd["cmd"]
+                    results.append(device.run(copy.deepcopy(cmd), params.get("format", "json")))
                 answer["result"] = results
             except CommandError as exc:
                 answer["error"] = {"code": 1002, "message": "CLI command %d of %d '%s' failed: "

@@ -2,9 +2,14 @@
 eos_eapi.py, a stand-in eAPI endpoint with EOS configuration-session semantics (no EOS runs here).
 leaf2a of the example fabric (leaf_pair2 is EOS) is deployed; leaf2b stays offline.
 
-Shows: --check --diff prints the session diff and changes nothing; a roll drains the previous
-config, commits the new one drained, verifies, undrains and saves; a second run changes nothing;
-a failed verify restores the previous running config, saves nothing and names the pairs."""
+Shows: --check --diff prints the session diff (redacted) and changes nothing; a roll drains,
+commits the plan's sections still drained, verifies, undrains and saves, each commit a session
+that starts from the running config and carries only plan-owned commands; a second run changes
+nothing; a failed verify restores the previous running config, saves nothing and names the pairs;
+without a base config every section the plan does not own stays byte for byte; on the real
+running configs of ../shared/running-configs (skipped when absent) a roll keeps every line the
+plan does not own byte for byte, no exec command runs inside a session and no secret is
+printed."""
 import json
 import os
 import re
@@ -20,10 +25,26 @@ BIN = os.path.dirname(sys.executable)
 FIXTURES = os.path.join(ROOT, "tests", "unit", "fixtures", "eos")
 
 
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "running-configs", "eos")
+REQUIRED = os.environ.get("ROCE_REQUIRE_SONIC_YANG") == "1"
+
+
+def shared_config(name):
+    """A real running config from ../shared/running-configs/eos (never copied into the repo)."""
+    path = os.path.join(SHARED, name)
+    if not os.path.exists(path):
+        if REQUIRED:
+            pytest.fail("%s missing: required here (ROCE_REQUIRE_SONIC_YANG=1)" % path)
+        pytest.skip("%s not found: real running-config tests skipped" % SHARED)
+    with open(path) as handle:
+        return handle.read()
+
+
 def flat(text):
-    """Config lines as eos_config sends them to a session (no indentation, comments, 'end')."""
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and not line.strip().startswith("!") and line.strip() != "end"]
+    """Config lines without indentation, comments and 'end', sorted (EOS prints sections in its
+    own order; what matters is what the switch holds)."""
+    return sorted(line.strip() for line in text.splitlines()
+                  if line.strip() and not line.strip().startswith("!") and line.strip() != "end")
 
 
 # leaf2a's management plane as EOS prints it (the unit tests' fixture): management VRF and
@@ -70,7 +91,8 @@ def eos_lab(tmp_path, inventory_data):
                      "ansible_httpapi_port: %d\nansible_httpapi_use_ssl: false\n"
                      "ansible_user: admin\nansible_password: lab\n" % port)
     lab = {"state": state, "inventory": inventory, "output": tmp_path / "intended",
-           "previous": previous, "rendered": flat(rendered), "first_mtu": first_mtu}
+           "previous": previous, "rendered": flat(rendered), "first_mtu": first_mtu,
+           "rendered_text": rendered}
     yield lab
     server.kill()
     server.wait()
@@ -95,15 +117,31 @@ def running(lab, name="running-config"):
 
 
 def committed(result):
-    """Config of every committed session, in order: lines sent after 'rollback clean-config'."""
+    """Commands of every committed session, in order (banners as 'cmd|input')."""
     staged, done = {}, []
     for cmds in result.requests:
-        cmds = [c["cmd"] if isinstance(c, dict) else c for c in cmds]
-        if cmds[0].startswith("configure session ") and "rollback clean-config" in cmds:
-            staged[cmds[0]] = cmds[cmds.index("rollback clean-config") + 1:]
-        elif cmds[0].startswith("configure session ") and cmds[-1] == "commit":
-            done.append([c for c in staged[cmds[0]] if c != "end"])
+        cmds = [c if not isinstance(c, dict) else c["cmd"] if "input" not in c
+                else "%s|%s" % (c["cmd"], c["input"]) for c in cmds]
+        cmds = [c for c in cmds if c != "enable"]
+        if not cmds or not cmds[0].startswith("configure session "):
+            continue
+        if "show session-config diffs" in cmds:
+            if cmds[-1] == "commit":
+                done.append(staged[cmds[0]])
+        else:
+            staged[cmds[0]] = cmds[1:]
     return done
+
+
+def deploy_output(result):
+    """What the switch_deploy role printed (the render stage's file diffs come before it)."""
+    text = result.stdout + result.stderr
+    return text[text.find("switch_deploy :"):] if "switch_deploy :" in text else text
+
+
+def exec_log(lab):
+    path = lab["state"] / "exec.log"
+    return path.read_text().splitlines() if path.exists() else []
 
 
 def recap(result, host):
@@ -111,14 +149,25 @@ def recap(result, host):
                 re.findall(r"(\w+)=(\d+)", result.text.split("%s :" % host)[-1].split(host)[0])[:8])
 
 
+def kept_blocks(before_text, after_text, rendered_text):
+    """(blocks of ``before_text`` the plan does not own, those that are not byte for byte in
+    ``after_text``)."""
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as guard
+    own = guard.Ownership(guard.split_rendered(rendered_text)[0])
+    kept = [b for b in guard.read(before_text) if own.owner(b[0]) is None]
+    after = dict((guard.head_key(h), b) for h, b in guard.read(after_text))
+    return kept, [h for h, b in kept if after.get(guard.head_key(h)) != b]
+
+
 def test_check_diff_shows_the_session_diff_and_changes_nothing(eos_lab):
     result = roll(eos_lab, "--check", "--diff")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    assert "-mtu 1500" in result.stdout and "+%s" % eos_lab["first_mtu"] in result.stdout
-    assert "+neighbor 198.18.8.64 route-map RF-DRAIN-IN in" in result.stdout
-    assert committed(result) == [] and ["copy running-config startup-config"] not in result.requests
+    assert "-   mtu 1500" in result.stdout and "+   %s" % eos_lab["first_mtu"] in result.stdout
+    assert "+   neighbor 198.18.8.64 route-map RF-DRAIN-IN in" in result.stdout
+    assert committed(result) == [] and exec_log(eos_lab) == []
     assert running(eos_lab) == eos_lab["previous"]
     assert not os.path.exists(eos_lab["output"] / "configs" / "leaf2a.cfg")   # check: scratch only
+    assert "$6$abc$def" not in deploy_output(result)
 
 
 def test_roll_drains_applies_verifies_undrains_and_saves(eos_lab):
@@ -128,15 +177,19 @@ def test_roll_drains_applies_verifies_undrains_and_saves(eos_lab):
     neighbors = [line.split()[1] for line in eos_lab["rendered"]
                  if line.startswith("neighbor ") and " remote-as " in line]
     assert len(neighbors) == 16
-    for config in (drain, applied):
-        assert "set community GSHUT" in config
-        assert ["neighbor %s route-map RF-DRAIN-OUT out" % n for n in neighbors] == [
-            line for line in config if line.endswith("RF-DRAIN-OUT out")]
-    assert "mtu 1500" in drain and "mtu 1500" not in applied   # drained first, then changed
-    assert undrain == eos_lab["rendered"]
+    # the drain only adds the drain: the GSHUT route-map and one line per neighbour
+    assert drain[:2] == ["route-map RF-DRAIN-OUT permit 10", "set community GSHUT"]
+    assert sorted(c for c in drain if c.endswith("RF-DRAIN-OUT out")) == sorted(
+        "neighbor %s route-map RF-DRAIN-OUT out" % n for n in neighbors)
+    assert len(drain) == 3 + len(neighbors)
+    # the apply sends only plan-owned sections: the changed MTU, the drain-in policy
+    assert eos_lab["first_mtu"] in applied and "mtu 1500" not in applied
+    assert not [c for c in applied if "Management1" in c or c.startswith(("username", "ntp"))]
+    assert "no route-map RF-DRAIN-OUT permit 10" in undrain
     assert ["show ip bgp summary ", "show ip route "] in result.requests   # verified
     assert running(eos_lab) == eos_lab["rendered"] == running(eos_lab, "startup-config")
     assert recap(result, "leaf2a")["failed"] == 0
+    assert [line for line in exec_log(eos_lab) if not line.startswith("exec: ")] == []
 
     again = roll(eos_lab)
     assert again.returncode == 0
@@ -159,32 +212,83 @@ def test_failed_verify_restores_the_previous_config(eos_lab):
 
 
 def test_roll_keeps_the_management_plane(eos_lab):
-    """Every committed config (drained, applied, undrained) carries the base config, and the
-    running config ends with the management plane exactly as before."""
+    """No commit sends a management line, and the running config ends with the management
+    plane exactly as before."""
+    before = (eos_lab["state"] / "running-config").read_text()
     result = roll(eos_lab)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    configs = committed(result)
-    assert len(configs) == 3
-    for config in configs:
+    for config in committed(result):
         for line in flat(BASE):
-            assert line in config
+            assert line not in config or line in ("no shutdown",)
     text = (eos_lab["state"] / "running-config").read_text()
     for block in BASE.split("!\n"):
         assert block in text
+    assert kept_blocks(before, text, eos_lab["rendered_text"])[1] == []
 
 
-def test_a_config_that_drops_the_management_plane_is_refused_before_commit(eos_lab):
+def test_without_a_base_config_everything_not_owned_is_kept(eos_lab):
+    """The base config is optional: the management plane the switch runs is never sent, so it
+    cannot be removed."""
     host_vars = eos_lab["inventory"] / "host_vars" / "leaf2a.yml"
     host_vars.write_text("\n".join(line for line in host_vars.read_text().splitlines()
                                    if line.startswith(("roce_deploy", "ansible_"))) + "\n")
-    for args in (["--check", "--diff"], []):
-        result = roll(eos_lab, *args)
-        assert result.returncode != 0
-        assert 'management interface "interface Management1": removed' in result.text
-        assert 'static route "ip route vrf MGMT 0.0.0.0/0 192.0.2.1": removed' in result.text
-        assert 'management service (eAPI, SSH, ...) "management api http-commands": removed' \
-            in result.text
-        assert "Nothing was committed" in result.text
-        assert committed(result) == [] and not [r for r in result.requests
-                                                if "configure session" in str(r)]
-        assert running(eos_lab) == eos_lab["previous"]
+    before = (eos_lab["state"] / "running-config").read_text()
+    result = roll(eos_lab)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    after = (eos_lab["state"] / "running-config").read_text()
+    kept, changed = kept_blocks(before, after, eos_lab["rendered_text"])
+    assert len(kept) >= 8 and changed == []
+    for block in BASE.split("!\n"):
+        assert block in after
+
+
+def _seed(lab, text):
+    (lab["state"] / "running-config").write_text(text)
+    (lab["state"] / "startup-config").write_text(text)
+
+
+@pytest.mark.parametrize("name", ["composite-ai-leaf-mgmt.cfg", "kr1-leaf2b-veos-4.27.2F.cfg",
+                                  "site2-l3-veos-4.32.2F.cfg", "avd-dc1-spine1.cfg"])
+def test_real_running_configs_keep_every_line_the_plan_does_not_own(eos_lab, name):
+    """A real vEOS/AVD running config: the roll (drain, apply, verify, undrain, save) keeps
+    every section the plan does not own byte for byte; its own BGP instance is replaced only
+    because the inventory names it; a second run sends nothing; no exec command runs inside a
+    session; no secret reaches the output."""
+    text = shared_config(name)
+    _seed(eos_lab, text)
+    asn = [line.split()[2] for line in text.splitlines() if line.startswith("router bgp ")][0]
+    # the lab's base config (another management address, user, NTP) would change this switch's
+    # management plane: refused, naming it, nothing committed, no secret printed
+    changed = roll(eos_lab, "-e", '{"switch_deploy_eos_remove": ["router bgp %s"]}' % asn)
+    assert changed.returncode != 0 and committed(changed) == []
+    assert 'management interface "interface Management1": changed' in changed.text
+    assert "$6$" not in deploy_output(changed)
+    # a base config that says what the switch already runs (its Management1 and eAPI blocks)
+    host_vars = eos_lab["inventory"] / "host_vars" / "leaf2a.yml"
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as guard
+    base = "".join("%s\n%s!\n" % (h, "".join(line + "\n" for line in b))
+                   for h, b in guard.read(text)
+                   if h in ("interface Management1", "management api http-commands"))
+    host_vars.write_text("roce_eos_base_config: |\n" + "".join(
+        "  " + line + "\n" for line in base.splitlines()) + "\n".join(
+        line for line in host_vars.read_text().splitlines()
+        if line.startswith(("roce_deploy", "ansible_"))) + "\n")
+    refused = roll(eos_lab)
+    assert refused.returncode != 0 and "router bgp %s" % asn in refused.text
+    assert "switch_deploy_eos_remove" in refused.text and committed(refused) == []
+    result = roll(eos_lab, "-e", '{"switch_deploy_eos_remove": ["router bgp %s"]}' % asn)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    after = (eos_lab["state"] / "running-config").read_text()
+    kept, changed = kept_blocks(text, after, eos_lab["rendered_text"])
+    assert changed == [], changed
+    assert len(kept) >= 30
+    assert after.splitlines()[:2] == text.splitlines()[:2]   # the header as it was
+    for config in committed(result):
+        assert not [c for c in config if c.split()[0] in ("end", "copy", "write", "reload")]
+    assert [line for line in exec_log(eos_lab) if not line.startswith("exec: ")] == []
+    output = deploy_output(result) + deploy_output(refused)
+    for secret in ("$6$", "071B245F5A", "SNMP-COMMUNITY-3", "telarista"):
+        assert secret not in output
+    again = roll(eos_lab)
+    assert again.returncode == 0, again.stdout[-3000:]
+    assert committed(again) == [] and recap(again, "leaf2a")["changed"] == 0

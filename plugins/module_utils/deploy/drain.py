@@ -16,18 +16,36 @@ DRAIN_OUT = "RF-DRAIN-OUT"    # EOS outbound route-map the render's RF-DRAIN-IN 
 
 
 def eos_drained(config: str) -> str:
-    """The same config with the device draining: every neighbor's advertisements tagged GSHUT by
-    an outbound route-map, so peers (inbound RF-DRAIN-IN, or any RFC 8326 speaker) prefer other
-    paths before this device changes. Works on rendered files and on running-config text, indented
-    or flat (as eos_config sends it). Committing the config without these lines undrains."""
+    """The same config with the device draining: every neighbor's (and peer group's)
+    advertisements tagged GSHUT by an outbound route-map, so peers (inbound RF-DRAIN-IN, or any
+    RFC 8326 speaker) prefer other paths before this device changes. Works on rendered files and
+    on running-config text, indented or flat (as eos_config sends it); only the top-level
+    ``router bgp`` (not its VRFs) and never inside a banner or a multi-line body. Only lines
+    are added: committing the config without them undrains."""
     out = []
+    in_bgp = in_body = False
+    flat = not any(line.startswith(" ") for line in config.splitlines())
     for line in config.splitlines():
         words = line.split()
-        if words[:2] == ["router", "bgp"]:
+        text = line.strip()
+        if in_body:
+            out.append(line)
+            in_body = text != "EOF"
+            continue
+        if words[:2] == ["router", "bgp"] and not line.startswith(" "):
+            in_bgp = True
             out += ["route-map %s permit 10" % DRAIN_OUT, "   set community GSHUT", "!"]
+        elif not line.startswith(" ") and text and not text.startswith("!") and not flat:
+            in_bgp = False
         out.append(line)
-        if words[:1] == ["neighbor"] and words[2:3] == ["remote-as"]:
-            indent = line[:len(line) - len(line.lstrip())]
+        if (not line.startswith(" ") and words[:1] == ["banner"]) or \
+                (line.startswith(" ") and text.lower() in ("action bash", "comment")):
+            in_body = True
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        if not (in_bgp or flat) or len(indent) > 3 or words[:1] != ["neighbor"] or len(words) < 3:
+            continue
+        if words[2] == "remote-as" or words[2:] in (["peer", "group"], ["peer-group"]):
             out.append("%sneighbor %s route-map %s out" % (indent, words[1], DRAIN_OUT))
     return "\n".join(out) + "\n"
 

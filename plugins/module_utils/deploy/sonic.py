@@ -44,13 +44,89 @@ def pointer(*parts: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+# Owned tables keyed by a port (or a loopback) first: a key is the plan's when its port is; the
+# plan owns its own ports' keys and nothing of the ports it does not wire (docs/deploy.md).
+PORT_KEYED = frozenset((
+    "BUFFER_PG", "BUFFER_QUEUE", "DEVICE_NEIGHBOR", "INTERFACE", "LOOPBACK_INTERFACE", "PFC_WD",
+    "PORT_QOS_MAP", "QUEUE"))
+# DEVICE_METADATA fields whose change only takes effect after a config reload: refused unless
+# the inventory allows them by name (switch_deploy_sonic_allow_reload_fields).
+RELOAD_FIELDS = {
+    "docker_routing_config_mode": "bgpcfgd and FRR read it only at start: the switch keeps its "
+                                  "routing config mode until a config reload (or a restart of "
+                                  "the bgp container), which drops every BGP session",
+    "buffer_model": "buffermgrd reads it only at start: the buffer model changes at the next "
+                    "config reload, which reprograms every buffer and drops traffic",
+}
+
+
+def plan_names(intended: Dict[str, Any]) -> AbstractSet[str]:
+    """The ports and loopbacks the plan wires: the first part of its port-keyed tables' keys
+    and its PORT keys."""
+    names = set(intended.get("PORT", {}))
+    for table in PORT_KEYED:
+        for key in intended.get(table, {}):
+            names.update(key.split("|")[0].split(","))
+    return names - {"GLOBAL", "global"}
+
+
+def _ip4(text: str) -> Optional[int]:
+    parts = text.split(".")
+    if len(parts) != 4 or not all(p.isdigit() and int(p) < 256 for p in parts):
+        return None
+    value = 0
+    for part in parts:
+        value = value * 256 + int(part)
+    return value
+
+
+def _in_subnets(address: str, subnets: Iterable[str]) -> bool:
+    ip = _ip4(address)
+    for subnet in subnets:
+        net, _, length = subnet.partition("/")
+        base = _ip4(net)
+        if ip is None or base is None or not length.isdigit():
+            if address == net:
+                return True
+            continue
+        shift = 32 - int(length)
+        if ip >> shift == base >> shift:
+            return True
+    return False
+
+
+def owned_key(table: str, key: str, intended: Dict[str, Any], names: AbstractSet[str],
+              running: Dict[str, Any]) -> bool:
+    """Whether a key of an owned table is the plan's (made equal to the plan, removed when the
+    plan no longer has it) or the switch's (left as it runs)."""
+    if key in intended.get(table, {}):
+        return True
+    if table in PORT_KEYED:
+        ports = key.split("|")[0].split(",")
+        return all(p in names for p in ports)
+    if table == "BGP_NEIGHBOR":
+        address = key.split("|")[-1]
+        subnets = [k.split("|", 1)[1] for t in ("INTERFACE", "LOOPBACK_INTERFACE")
+                   for db in (running, intended) for k in db.get(t, {})
+                   if "|" in k and k.split("|")[0] in names]
+        return _in_subnets(address, subnets)
+    return False      # named objects (profiles, maps, schedulers): kept, something may use them
+
+
 def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
-                 owned: AbstractSet[str] = OWNED_TABLES) -> List[Dict[str, Any]]:
+                 owned: AbstractSet[str] = OWNED_TABLES,
+                 allow_reload: Iterable[str] = ()) -> List[Dict[str, Any]]:
     """RFC 6902 operations that turn ``running`` CONFIG_DB into one carrying ``intended``.
 
-    Field-level where a key exists on both sides, so an MTU change does not rewrite the whole
-    port. Removals come first (a stale key may hold a name the plan reuses). Deterministic order:
-    the same inputs give the same patch, and an applied config gives an empty one."""
+    Ownership: in the owned tables the plan's keys (its ports', its loopbacks', its BGP
+    neighbours', its named objects) are made equal to the plan, including removals; every other
+    key - ports, loopbacks, routed interfaces, BGP neighbours, VLAN/LAG members outside the plan
+    and their buffer/QoS keys - is left as it runs. Shared tables only get the plan's keys and
+    fields. Refused (ValueError naming both): removing a key that a kept key still references;
+    a DEVICE_METADATA change that needs a reload (unless in ``allow_reload``); anything in the
+    management plane. Field-level where a key exists on both sides. Removals first.
+    Deterministic: an applied config gives an empty patch."""
+    names = plan_names(intended)
     removes, writes = [], []
     for table in sorted(set(running) | set(intended)):
         have, want = running.get(table), intended.get(table)
@@ -61,7 +137,7 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
             continue
         for key in sorted(set(have) | set(want)):
             if key not in want:
-                if table in owned:
+                if table in owned and owned_key(table, key, intended, names, running):
                     removes.append({"op": "remove", "path": pointer(table, key)})
                 continue
             if key not in have:
@@ -76,7 +152,64 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
     if touched:
         raise ValueError("the patch would touch the management plane (%s): refused; the plan "
                          "renders no such table" % ", ".join(touched))
+    _refuse_reload(running, patch, allow_reload)
+    _refuse_referenced(running, intended, names, patch, owned)
     return patch
+
+
+def _refuse_reload(running, patch, allow_reload):
+    allowed = set(allow_reload or ())
+    for op in patch:
+        parts = op["path"].split("/")[1:]
+        if parts[:1] != ["DEVICE_METADATA"]:
+            continue
+        fields = [parts[2]] if len(parts) > 2 else list(
+            op.get("value", {}) if len(parts) == 2 else [])
+        for field in fields:
+            if field not in RELOAD_FIELDS or field in allowed:
+                continue
+            old = running.get("DEVICE_METADATA", {}).get(parts[1], {}).get(field)
+            new = op.get("value") if len(parts) > 2 else op["value"].get(field)
+            if old == new:
+                continue
+            raise ValueError("DEVICE_METADATA|%s %s %s -> %s: refused - %s; allow it by name "
+                             "(switch_deploy_sonic_allow_reload_fields) and plan the reload"
+                             % (parts[1], field, old, new, RELOAD_FIELDS[field]))
+
+
+def _unescape(part):
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+def _refuse_referenced(running, intended, names, patch, owned):
+    gone = set()
+    for op in patch:
+        parts = [_unescape(p) for p in op["path"].split("/")[1:]]
+        if op["op"] == "remove" and len(parts) == 2:
+            gone.add((parts[0], parts[1]))
+    if not gone:
+        return
+    for table, key in sorted(gone):
+        wanted = [key, "%s|%s" % (table, key)]
+        if "|" in key and "/" in key.split("|")[-1]:
+            wanted.append(key.split("|")[-1].split("/")[0])       # an address's IP
+        for other, rows in sorted(running.items()):
+            for okey, fields in sorted(rows.items()):
+                if (other, okey) in gone or other == table and \
+                        okey.split("|")[0] == key.split("|")[0]:
+                    continue
+                if other in owned and owned_key(other, okey, intended, names, running):
+                    continue
+                values = [okey] + okey.split("|")
+                for value in (fields or {}).values():
+                    values += value if isinstance(value, list) else [str(value)]
+                hit = [w for w in wanted for v in values if v == w] + [
+                    v for v in values if "[%s|%s]" % (table, key) in v]
+                if hit:
+                    raise ValueError(
+                        "removing %s|%s is refused: %s|%s still references it (%s); that key is "
+                        "not the plan's, so the patch keeps it - change or remove it first"
+                        % (table, key, other, okey, hit[0]))
 
 
 def _fields(table, key, have, want, owned):

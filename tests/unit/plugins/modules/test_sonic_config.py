@@ -69,7 +69,7 @@ def drifted():
         running = json.load(f)
     running = copy.deepcopy(running)
     running["PORT"]["Ethernet0"]["mtu"] = "1500"
-    running["BGP_NEIGHBOR"]["198.18.9.254"] = {"asn": "65199"}
+    running["BGP_NEIGHBOR"]["198.18.64.1"] = {"asn": "65199"}   # stale, on a plan port
     return running
 
 

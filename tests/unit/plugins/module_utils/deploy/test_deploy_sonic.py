@@ -4,6 +4,7 @@ import json
 import os
 
 import jsonpatch
+import pytest
 from hypothesis import given, strategies as st
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
@@ -18,11 +19,18 @@ def intended():
 
 
 def expected(running, want):
-    """What the deploy contract says the switch ends with: owned tables exactly as planned,
-    shared tables = running with the plan's keys and fields written over it."""
+    """What the deploy contract says the switch ends with: in owned tables the plan's keys
+    exactly as planned and every key the plan does not own as it runs; shared tables = running
+    with the plan's keys and fields written over it."""
     out = copy.deepcopy(running)
+    names = deploy_sonic.plan_names(want)
     for table, keys in want.items():
-        if table in deploy_sonic.OWNED_TABLES or table not in out:
+        if table in deploy_sonic.OWNED_TABLES and table in out:
+            out[table] = dict((k, v) for k, v in out[table].items() if not
+                              deploy_sonic.owned_key(table, k, want, names, running))
+            out[table].update(copy.deepcopy(keys))
+            continue
+        if table not in out:
             out[table] = copy.deepcopy(keys)
             continue
         for key, fields in keys.items():
@@ -41,7 +49,8 @@ def test_drifted_switch():
     running["BUFFER_PROFILE"]["pg_lossless_400000_3m_profile"] = dict(
         running["BUFFER_PROFILE"].get("pg_lossless_400000_3m_profile", {"xoff": "1"}),
         xoff="1")
-    running["BGP_NEIGHBOR"]["198.18.9.254"] = {"asn": "65199", "name": "stale"}
+    running["BGP_NEIGHBOR"]["198.18.9.254"] = {"asn": "65199", "name": "not the plan's"}
+    running["BGP_NEIGHBOR"]["198.18.64.1"] = {"asn": "65199", "name": "stale, on a plan port"}
     running["PORT"]["Ethernet0"]["autoneg"] = "off"          # platform field: kept
     running["PORT"]["Ethernet0"]["mtu"] = "1500"
     del running["PFC_WD"]["Ethernet8"]
@@ -53,7 +62,8 @@ def test_drifted_switch():
     assert result == expected(running, want)
     assert result["PORT"]["Ethernet0"]["autoneg"] == "off"
     assert result["SYSLOG_SERVER"] == {"198.18.255.1": {}}
-    assert "198.18.9.254" not in result["BGP_NEIGHBOR"]
+    assert "198.18.64.1" not in result["BGP_NEIGHBOR"]
+    assert result["BGP_NEIGHBOR"]["198.18.9.254"] == running["BGP_NEIGHBOR"]["198.18.9.254"]
     paths = [op["path"] for op in patch]
     assert "/INTERFACE/Ethernet0|198.18.64.0~131" in paths    # RFC 6901: '/' in a key is ~1
     assert "/PORT/Ethernet0/mtu" in paths                      # field level, not the whole port
@@ -71,7 +81,11 @@ DOCS = st.dictionaries(st.sampled_from(["PORT", "BGP_NEIGHBOR", "QUEUE", "X"]),
 
 @given(DOCS, DOCS)
 def test_any_running_config_ends_as_the_contract_says(running, want):
-    patch = deploy_sonic.config_patch(running, want)
+    try:
+        patch = deploy_sonic.config_patch(running, want)
+    except ValueError as exc:     # a key the patch would remove is still used by a kept one
+        assert "still references it" in str(exc)
+        return
     result = jsonpatch.apply_patch(running, patch)
     assert result == expected(running, want)
     assert deploy_sonic.config_patch(result, want) == []
@@ -125,3 +139,72 @@ def test_a_plan_that_would_write_management_tables_is_refused():
         assert "MGMT_INTERFACE" in str(exc) and "refused" in str(exc)
     else:
         raise AssertionError("a management-table patch was not refused")
+
+
+# ------------------------------------------------- the realistic running CONFIG_DB (../shared)
+
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "running-configs", "sonic",
+                      "leaf1a-sn5600-running.json")
+
+
+def realistic():
+    if not os.path.exists(SHARED):
+        if os.environ.get("ROCE_REQUIRE_SONIC_YANG") == "1":
+            raise AssertionError("%s missing: required here (ROCE_REQUIRE_SONIC_YANG=1)" % SHARED)
+        pytest.skip("%s not found: realistic CONFIG_DB tests skipped" % SHARED)
+    with open(SHARED) as handle:
+        return json.load(handle)
+
+
+def test_realistic_config_db_a_reload_field_is_refused_naming_the_consequence():
+    running, want = realistic(), intended()
+    with pytest.raises(ValueError) as exc:
+        deploy_sonic.config_patch(running, want)
+    assert "docker_routing_config_mode separated -> split" in str(exc.value)
+    assert "config reload" in str(exc.value) and "allow_reload" in str(exc.value) or \
+        "switch_deploy_sonic_allow_reload_fields" in str(exc.value)
+
+
+def test_realistic_config_db_the_patch_touches_only_plan_owned_keys():
+    running, want = realistic(), intended()
+    patch = deploy_sonic.config_patch(running, want, allow_reload=["docker_routing_config_mode"])
+    result = jsonpatch.apply_patch(running, patch)
+    names = deploy_sonic.plan_names(want)
+    assert len(names) == 33 and "Ethernet508" not in names     # 32 ports and Loopback0
+    kept = 0
+    for table, rows in running.items():
+        for key, fields in rows.items():
+            port = key.split("|")[0]
+            if table in want and (key in want[table] or table in deploy_sonic.OWNED_TABLES and
+                                  deploy_sonic.owned_key(table, key, want, names, running)):
+                continue
+            if table in deploy_sonic.OWNED_TABLES or port not in names:
+                assert result[table][key] == fields, (table, key)
+                kept += 1
+    # buffer/QoS keys of the 96 ports the plan does not use, the in-band port, the VLAN and LAG
+    # members, the border neighbour, Loopback1 and the management plane are all kept
+    assert kept > 1344
+    for table, key in (("LOOPBACK_INTERFACE", "Loopback1|10.10.10.1/32"),
+                       ("INTERFACE", "Ethernet508|192.168.250.2/30"),
+                       ("STATIC_ROUTE", "Vrf-inband|0.0.0.0/0"),
+                       ("BGP_NEIGHBOR", "10.0.0.57"), ("PORTCHANNEL_MEMBER",
+                                                       "PortChannel101|Ethernet480"),
+                       ("VLAN_MEMBER", "Vlan1000|Ethernet256"), ("BUFFER_PG", "Ethernet256|0"),
+                       ("QUEUE", "Ethernet480|3"), ("TACPLUS", "global")):
+        assert result[table][key] == running[table][key]
+    assert "10.0.0.1" not in result["BGP_NEIGHBOR"]    # on a plan port: the plan's to remove
+    assert "Ethernet0|3-4" not in result["BUFFER_PG"] and "Ethernet0|3" in result["BUFFER_PG"]
+    assert result["DEVICE_METADATA"]["localhost"]["mac"] == running["DEVICE_METADATA"][
+        "localhost"]["mac"]
+    assert deploy_sonic.config_patch(result, want,
+                                     allow_reload=["docker_routing_config_mode"]) == []
+
+
+def test_realistic_config_db_removing_a_referenced_plan_key_is_refused_naming_both():
+    running, want = realistic(), intended()
+    # the SNMP agent also listens on the plan's old Loopback0 address
+    running["SNMP_AGENT_ADDRESS_CONFIG"]["10.1.0.32|161|"] = {}
+    with pytest.raises(ValueError) as exc:
+        deploy_sonic.config_patch(running, want, allow_reload=["docker_routing_config_mode"])
+    assert "LOOPBACK_INTERFACE|Loopback0|10.1.0.32/32" in str(exc.value)
+    assert "SNMP_AGENT_ADDRESS_CONFIG|10.1.0.32|161|" in str(exc.value)

@@ -50,7 +50,7 @@ def test_a_replace_without_it_names_everything_it_would_remove(example):
                      'management service (eAPI, SSH, ...) "management api http-commands": '
                      'removed',
                      'local user "username admin privilege 15 role network-admin secret '
-                     'sha512 $6$abc$def": removed',
+                     'sha512 <redacted>": removed',
                      'AAA "aaa authorization exec default local": removed',
                      'NTP "ntp server vrf MGMT 192.0.2.5 prefer iburst": removed'):
         assert expected in risks
