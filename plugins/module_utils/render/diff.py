@@ -35,7 +35,13 @@ def is_config(path: str) -> bool:
 
 def file_diff(path: str, old: Optional[str], new: str, full: bool = False) -> str:
     """Text of the diff of ``path`` from ``old`` (None: a new file) to ``new``: in full for a
-    configuration (or with ``full``), one summary line for any other file."""
+    configuration (or with ``full``), one summary line for any other file. Password hashes,
+    keys and communities (the EOS base config's) are redacted, as in every deploy message."""
+    text = _file_diff(path, old, new, full)
+    return eos.redact_text(text) + ("\n" if text.endswith("\n") else "")
+
+
+def _file_diff(path, old, new, full):
     if not (full or is_config(path)):
         return summary_line(path, old, new)
     lines = list(difflib.unified_diff((old or "").splitlines(True), new.splitlines(True),

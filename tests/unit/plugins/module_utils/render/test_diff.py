@@ -99,3 +99,13 @@ def test_a_long_config_diff_is_shown_in_full_under_its_summary(example, monkeypa
     out = diff.file_diff("configs/leaf1a.json", before, after)
     assert out.endswith(plain) and "  BUFFER_PG: 0 added, 0 removed, " in out
     assert "the whole diff follows" in out
+
+
+def test_secrets_in_a_config_diff_are_redacted():
+    old = "hostname leaf1\n!\nusername admin privilege 15 secret sha512 $6$abc$def\n"
+    new = old.replace("$6$abc$def", "$6$xyz$uvw") + "snmp-server community s3cret ro\n"
+    text = diff.file_diff("configs/leaf1.cfg", old, new)
+    assert "$6$" not in text and "s3cret" not in text
+    assert "+username admin privilege 15 secret sha512 <redacted>" in text
+    assert "+snmp-server community <redacted> ro" in text
+
