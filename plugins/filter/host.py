@@ -17,7 +17,7 @@ def _call(name, func, *args):
         return func(*args)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise AnsibleFilterError("roce.fabric.%s: expected a host's plan and "
-                                 "roce.fabric.nic_facts' roce_nics: %s" % (name, exc))
+                                 "roce.fabric.nic_facts' roce_nics: %s" % (name, exc)) from exc
 
 
 def nccl_settings(host_plan, roce_nics, roce_host=None):

@@ -23,9 +23,10 @@ def _guard(func):
         try:
             return func(*args, **kwargs)
         except errors.RoceInputError as exc:
-            raise AnsibleFilterError("roce.fabric.%s: %s" % (func.__name__, exc))
+            raise AnsibleFilterError("roce.fabric.%s: %s" % (func.__name__, exc)) from None
         except TypeError as exc:
-            raise AnsibleFilterError("roce.fabric.%s: bad arguments: %s" % (func.__name__, exc))
+            raise AnsibleFilterError("roce.fabric.%s: bad arguments: %s"
+                                     % (func.__name__, exc)) from None
     wrapper.__name__ = func.__name__
     return wrapper
 

@@ -81,14 +81,14 @@ def verify_targets(device, plan):
         return plan_targets.targets(device, plan)
     except (KeyError, TypeError) as exc:
         raise AnsibleFilterError("roce.fabric.verify_targets: %s is not a switch of the plan "
-                                 "(%s)" % (device, exc))
+                                 "(%s)" % (device, exc)) from exc
 
 
 def verify_state(targets, bgp_summary, routes, sessions="established", prefixes="all"):
     try:
         return verify.check(targets, _json(bgp_summary), _json(routes), sessions, prefixes)
     except (KeyError, TypeError, ValueError) as exc:
-        raise AnsibleFilterError("roce.fabric.verify_state: %s" % exc)
+        raise AnsibleFilterError("roce.fabric.verify_state: %s" % exc) from exc
 
 
 def _json(value):

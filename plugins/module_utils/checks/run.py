@@ -18,10 +18,10 @@ from typing import Dict, List
 from ansible_collections.roce.fabric.plugins.module_utils.checks import (  # noqa: F401
     buffer, deadlock, ecmp, links, qos, tiers, waste)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import RULES
-
-RULE_MODULES = (buffer, deadlock, ecmp, links, qos, tiers)
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
+
+RULE_MODULES = (buffer, deadlock, ecmp, links, qos, tiers, waste)
 
 # The order rules run and verdicts are listed in (and the docs table's).
 RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",

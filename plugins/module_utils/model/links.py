@@ -29,6 +29,7 @@ from typing import Any, Callable, NamedTuple
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 LINK_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes")
+PEERS = {"host": "hosts", "leaf": "leaves", "spine": "spines", "superspine": "super-spines"}
 GROUP_VARS = ("roce_uplink_overrides", "roce_downlink_overrides")
 
 
@@ -60,8 +61,8 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
             field = "roce_link_overrides.%s" % pname
             port = sw.ports.get(pname)
             if port is None:
-                raise errors.RoceInputError(field, pname, "a port %s has wired (%s)" % (
-                    sw.name, sw.portmap.describe()), sw.name)
+                raise errors.RoceInputError(field, pname, "a port %s has wired: %s" % (
+                    sw.name, wired_ports(sw)), sw.name)
             i = by_end[(sw.name, pname)]
             for key, value in ov.items():
                 if key in LINK_KEYS and not (key == "mtu_bytes" and fab.links[i][0] == "host"):
@@ -90,6 +91,29 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
                 relane(a)
                 if kind == "fabric":
                     relane(b)
+
+
+def wired_ports(sw: Any, runs: int = 4) -> str:
+    """The ports a switch has wired, for messages: each run of neighbouring ports towards one
+    tier as its first two names (the step) and its last, e.g. 'Ethernet0, Ethernet4 ..
+    Ethernet60 (16 to hosts), Ethernet64, Ethernet68 .. Ethernet124 (16 to spines)'."""
+    ports = sorted(sw.ports.values(), key=lambda p: p.index)
+    groups = []
+    for p in ports:
+        if groups and groups[-1][0] == p.peer_kind and groups[-1][1][-1].index == p.index - 1:
+            groups[-1][1].append(p)
+        else:
+            groups.append((p.peer_kind, [p]))
+    out = []
+    for kind, run in groups[:runs]:
+        names = [p.name for p in run]
+        shown = ", ".join(names) if len(names) <= 3 else "%s, %s .. %s" % (
+            names[0], names[1], names[-1])
+        out.append("%s (%d to %s)" % (shown, len(names), PEERS.get(kind, kind)))
+    if len(groups) > runs:
+        out.append("and %d more ports" % sum(len(run) for _kind, run in groups[runs:]))
+    text = ", ".join(out) or "none"
+    return "%s; the switch's ports: %s" % (text, sw.portmap.describe())
 
 
 def _group_wants(fab, sw, by_end, ports, wanted):
@@ -158,4 +182,5 @@ def _net(netaddr, text, field, host):
     try:
         return netaddr.IPAddress(text.split("/")[0], 4, flags=netaddr.INET_PTON)
     except (netaddr.AddrFormatError, ValueError, TypeError):
-        raise errors.RoceInputError(field, text, "an IPv4 /31 such as 198.18.8.1/31", host)
+        raise errors.RoceInputError(field, text, "an IPv4 /31 such as 198.18.8.1/31",
+                                    host) from None

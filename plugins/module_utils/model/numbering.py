@@ -27,7 +27,7 @@ class _Pool:
             self.net = netaddr.IPNetwork(cidr, version=4)
         except (netaddr.AddrFormatError, TypeError, ValueError):
             raise errors.RoceInputError(field, cidr, "an IPv4 prefix such as 198.18.0.0/24 "
-                                        "(IPv6 fabrics are not supported)")
+                                        "(IPv6 fabrics are not supported)") from None
         if self.net.ip != self.net.network:
             raise errors.RoceInputError(field, cidr, "a prefix on its network boundary (%s)"
                                         % self.net.cidr)
@@ -184,4 +184,4 @@ def _parse(addr, field, owner):
         netaddr.IPNetwork(addr, version=4)
     except (netaddr.AddrFormatError, TypeError, ValueError):
         raise errors.RoceInputError(field, addr, "an IPv4 address with its prefix length such "
-                                    "as 198.18.8.1/31", owner)
+                                    "as 198.18.8.1/31", owner) from None

@@ -262,7 +262,7 @@ def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
         if id(nic.qos) not in qos_cache:   # NICs share the fabric's QoS unless overridden
             # the same intent object as switches without an override (a link check skips
             # ends that share one)
-            q = _once(shared, ("qos", id(nic.qos)), lambda: _qos(nic.qos, host))
+            q = _once(shared, ("qos", id(nic.qos)), lambda nic_qos=nic.qos: _qos(nic_qos, host))
             qos_cache[id(nic.qos)] = (nic.qos, q, (q["roce_dscp"] << 2) | ECT0,
                                       {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]})
         q, tos, dscp_prio = qos_cache[id(nic.qos)][1:]

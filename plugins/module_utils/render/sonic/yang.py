@@ -74,7 +74,7 @@ class Validator:
         except libyang.LibyangError as exc:
             errors = "; ".join(str(e) for e in self.ctx.errors()) if hasattr(self.ctx, "errors") \
                 else ""
-            raise YangError("%s %s" % (exc, errors))
+            raise YangError("%s %s" % (exc, errors)) from exc
         if tree is not None:
             tree.free()
 

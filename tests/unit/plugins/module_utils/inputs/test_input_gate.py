@@ -182,7 +182,7 @@ def test_hostile_text_in_every_free_text_field_is_refused(example, var, path, da
     # sysctl value inner spaces). It must then be harmless on a config line, and no path.
     assert not [c for c in LINE_BREAKERS if c in text], text
     assert text.isascii()
-    for name, dev in result["devices"].items():
+    for dev in result["devices"].values():
         if dev["kind"] == "switch":
             for rel in render.render_switch(dev):
                 assert text not in rel

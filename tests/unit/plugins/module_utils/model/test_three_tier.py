@@ -133,7 +133,7 @@ def test_planes_are_separate_fabrics():
     for kind, a, b in fab.links:
         if kind == "fabric":
             assert fab.switches[a.switch].plane == fab.switches[b.switch].plane
-    for host, nics in fab.hosts:
+    for _host, nics in fab.hosts:
         assert [fab.switches[n.leaf].plane for n in nics] == [0, 1, 2, 3]
     p = plan.build_plan(groups, hv)
     assert p["summary"]["errors"] == 0 and p["summary"]["planes"] == 4

@@ -29,7 +29,7 @@ def example_plan(example):
 
 def test_rendered_example_equals_golden_files(example_plan):
     produced = {}
-    for name, dev in example_plan["devices"].items():
+    for dev in example_plan["devices"].values():
         if dev["kind"] == "switch":
             produced.update(render.render_switch(dev))
             produced.update(render.render_anta(dev, example_plan))
