@@ -92,7 +92,11 @@ class PortMap:
         return None
 
     def describe(self) -> str:
-        """'Ethernet0 .. Ethernet508 (sn5600, 2x400G)' for messages."""
-        first, last = self.port(0, None)[0], self.port(self.count - 1, None)[0]
-        where = " (%s, %s)" % (self.model, self.mode.name) if self.model else ""
-        return "%s .. %s%s" % (first, last, where)
+        """'Ethernet0, Ethernet4 .. Ethernet508 (128 ports, sn5600, 2x400G)' for messages: the
+        first two names show the step between ports."""
+        names = [self.port(i, None)[0] for i in sorted(set([0, min(1, self.count - 1),
+                                                             self.count - 1]))]
+        where = ", %s, %s" % (self.model, self.mode.name) if self.model else ""
+        shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " .. " + names[-1] \
+            if len(names) == 3 else " .. ".join(names)
+        return "%s (%d port%s%s)" % (shown, self.count, "s" if self.count > 1 else "", where)

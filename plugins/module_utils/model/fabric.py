@@ -437,7 +437,7 @@ def _wire_hosts(fab, hosts, hostvars, nics):
             if "port" in ov:
                 index = leaf.portmap.index_of(ov["port"])
                 if index is None:
-                    raise errors.RoceInputError(field + ".port", ov["port"], "a port of %s (%s)"
+                    raise errors.RoceInputError(field + ".port", ov["port"], "a port of %s: %s"
                                                 % (leaf.name, leaf.portmap.describe()), name)
             else:
                 index = next_port.get(leaf.name, 0)
@@ -462,12 +462,76 @@ def _wire_fabric(fab):
     link = s["fabric_link"]
     per = s["links_per_leaf_spine"]
     next_down = dict((spine.name, 0) for spine in fab.spines)
+    for pod in fab.pods:
+        _check_spine_ports(fab, pod, per)
     for leaf in fab.leaves:
         spines = fab.pods[leaf.pod]["spines"]     # two tiers: every spine of the plane
         down = sum(1 for p in leaf.ports.values() if p.peer_kind == "host")
         m = per or max(1, -(-down // len(spines)))
         m = errors.number("roce_fabric.links_per_leaf_spine", m, 1, 64, "", leaf.name, True)
         _cable_up(fab, leaf, spines, m, link, next_down)
+
+
+def _host_ports(leaf):
+    return sum(1 for p in leaf.ports.values() if p.peer_kind == "host")
+
+
+def _fits(leaves, spines, n, even=False):
+    """Whether ``n`` spines take every leaf's host ports one to one: the leaf has the ports for
+    its uplinks and every spine the ports for every leaf's links (``even``: and each leaf's host
+    ports split evenly over the spines, or are fewer than them)."""
+    need = 0
+    for leaf in leaves:
+        down = _host_ports(leaf)
+        m = max(1, -(-down // n))
+        if even and down > n and down % n or down + n * m > leaf.port_count:
+            return False
+        need += m
+    return need <= min(sw.port_count for sw in spines)
+
+
+def _spine_advice(leaves, spines):
+    """'at least 8 spines (8, 16, 32 or 64 split each leaf's host ports evenly)', or why no
+    spine count fits."""
+    fit = [n for n in range(1, 257) if _fits(leaves, spines, n)]
+    if not fit:
+        return "fewer leaves per pod (no spine count fits them; super-spines, docs/scale.md) " \
+            "or larger spines"
+    even = ["%d" % n for n in range(fit[0], 257) if _fits(leaves, spines, n, True)][:4]
+    return "at least %d spines%s" % (fit[0], " (%s split each leaf's host ports evenly)" % (
+        even[0] if len(even) == 1 else ", ".join(even[:-1]) + " or " + even[-1]) if even
+        else "")
+
+
+def _check_spine_ports(fab, pod, per):
+    """A pod's spines have the ports for its leaves' uplinks (1:1 with their host ports unless
+    links_per_leaf_spine says otherwise): else one line saying how many spines or links fit."""
+    spines, leaves = pod["spines"], pod["leaves"]
+    n = len(spines)
+    where = "" if fab.tiers == 2 else " (pod %s)" % pod["name"]
+    need = 0
+    for leaf in leaves:
+        need += per or max(1, -(-_host_ports(leaf) // n))
+    small = min(spines, key=lambda sw: sw.port_count)
+    if need <= small.port_count:
+        return
+    down = sum(_host_ports(leaf) for leaf in leaves)
+    what = "%s %s" % (small.model, small.portmap.mode.name) if small.model else \
+        "roce_port_count %d" % small.port_count
+    if per:
+        reason = "%d leaves x %d links (roce_fabric.links_per_leaf_spine) = %d ports on each " \
+            "spine" % (len(leaves), per, need)
+        fix = "lower roce_fabric.links_per_leaf_spine to %d or less (more spines do not help: " \
+            "each takes %d links from every leaf), or leave it unset for 1:1" % (
+                small.port_count // len(leaves), per)
+    else:
+        reason = "the 1:1 rule needs one uplink per host port: %d leaves with %d host ports " \
+            "= %d spine ports, %d on each of %d spine%s" % (len(leaves), down, down, need, n,
+                                                           "s" if n > 1 else "")
+        fix = "use %s of %d ports" % (_spine_advice(leaves, spines), small.port_count)
+    raise errors.RoceInputError(
+        "spines", n, "enough spine ports%s for the leaves' uplinks: %s, and %s has %d (%s); %s"
+        % (where, reason, small.name, small.port_count, what, fix), small.name)
 
 
 def _cable_up(fab, lower, uppers, m, link, next_down):

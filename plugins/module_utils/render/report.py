@@ -4,7 +4,7 @@
 """The fabric report: what a reviewer reads before anything is pushed, rendered with every run
 into fabric/ - the cabling plan (CSV and table), the IP and ASN plan, the check verdicts, the
 deviations from the vendors' defaults (render/deviations.py), a topology picture and a buffer
-picture per switch model (render/svg.py).
+picture per distinct buffer carve, naming the switches it covers (render/svg.py).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -116,17 +116,40 @@ def verdicts_md(plan: Plan) -> str:
     return "\n".join(out) + "\n"
 
 
-def buffer_models(plan: Plan) -> Dict[str, SwitchIntent]:
-    """One representative switch per (model or ASIC, platform, role): its buffer picture."""
-    seen = {}
+def buffer_models(plan: Plan) -> Dict[str, List[SwitchIntent]]:
+    """One buffer picture per distinct buffer (carve and thresholds, svg.buffer_key), with every
+    switch it covers: {file key: [switches]}. The key is the (model or ASIC, platform, role) of
+    its switches when one picture covers all of them, else that plus the first switch's name."""
+    carves, order = {}, []
     for dev in _switches(plan):
-        model = (dev.get("hardware") or {}).get("model") or dev["asic"]
-        key = "%s-%s-%s" % (model, dev["platform"], dev["role"])
-        seen.setdefault(key, dev)
-    return seen
+        key = svg.buffer_key(dev)
+        if key not in carves:
+            carves[key] = []
+            order.append(key)
+        carves[key].append(dev)
+    groups, count = [], {}
+    for key in order:
+        devs, kinds = carves[key], []
+        for dev in devs:
+            model = (dev.get("hardware") or {}).get("model") or dev["asic"]
+            kind = "%s-%s-%s" % (model, dev["platform"], dev["role"])
+            if kind not in kinds:
+                kinds.append(kind)
+                count[kind] = count.get(kind, 0) + 1
+        groups.append((kinds, devs))
+    pictures = {}
+    for kinds, devs in groups:
+        # sn5600-sonic-leaf, 7060x6-64pe-eos-leaf-spine (one model and platform, two roles)
+        heads = set(k.rsplit("-", 1)[0] for k in kinds)
+        name = "-".join([kinds[0]] + [k.rsplit("-", 1)[1] for k in kinds[1:]]) \
+            if len(heads) == 1 else "+".join(kinds)
+        if any(count[k] > 1 for k in kinds):     # another picture covers some of these too
+            name += "-" + devs[0]["name"]
+        pictures[name] = devs
+    return pictures
 
 
-def readme(plan: Plan, pictures: Dict[str, SwitchIntent]) -> str:
+def readme(plan: Plan, pictures: Dict[str, List[SwitchIntent]]) -> str:
     s = plan["summary"]
     lines = ["# Fabric report", "", plan_mod.format_report(plan)[0], "",
              "| file | what |", "|---|---|",
@@ -136,11 +159,14 @@ def readme(plan: Plan, pictures: Dict[str, SwitchIntent]) -> str:
              "| [verdicts.md](verdicts.md) | every rule's verdict and every finding with its fix |",
              "| [deviations.md](deviations.md) | every lossless number beside the vendor's "
              "default for the SKU or platform, the difference and the reason |",
-             "| [topology.svg](topology.svg) | tiers, leaf pairs, planes and link counts |"]
-    for key, dev in sorted(pictures.items()):
-        buf = dev["buffer"]
-        lines.append("| [buffer-%s.svg](buffer-%s.svg) | %s (%s): %s buffer, %s shared pool |"
-                     % (key, key, dev["name"], key, size(buf["total_buffer_bytes"]),
+             "| [topology.svg](topology.svg) | tiers, planes and link counts; the GPU hosts as "
+             "wired (each host once, the rails each leaf carries) |"]
+    for key, devs in sorted(pictures.items()):
+        buf = devs[0]["buffer"]
+        lines.append("| [buffer-%s.svg](buffer-%s.svg) | the buffer of %s (%d switch%s): %s "
+                     "buffer, %s shared pool |"
+                     % (key, key, svg.names_text([d["name"] for d in devs]), len(devs),
+                        "" if len(devs) == 1 else "es", size(buf["total_buffer_bytes"]),
                         size(buf["shared_pool_bytes"])))
     lines += ["", "%d switches, %d GPU hosts, %d NICs, %d links."
               % (s["spines"] + s["leaves"] + s["superspines"], s["hosts"], s["nics"],
@@ -159,6 +185,6 @@ def render_report(plan: Plan) -> Dict[str, str]:
              "fabric/verdicts.md": verdicts_md(plan),
              "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan)),
              "fabric/topology.svg": svg.topology(plan)}
-    for key, dev in pictures.items():
-        files["fabric/buffer-%s.svg" % key] = svg.buffer(dev, key)
+    for key, devs in pictures.items():
+        files["fabric/buffer-%s.svg" % key] = svg.buffer(devs, key)
     return files

@@ -171,6 +171,12 @@ def test_oversubscription(example):
     _fabric(hv)["links_per_leaf_spine"] = 4        # 16 x 400G down, 8 x 400G up
     hits = found(run(groups, hv), "oversubscription", "ERROR", "leaf1a")
     assert hits and hits[0]["numbers"]["ratio"] == 2.0
+    # one finding for the one cause, naming every leaf, with the number that meets 1:1
+    assert len(found(run(groups, hv), "oversubscription")) == 1
+    assert hits[0]["numbers"]["devices"] == ["leaf1a", "leaf1b", "leaf2a", "leaf2b"]
+    assert hits[0]["message"].startswith("4 leaves (leaf1a, leaf1b, leaf2a, leaf2b): ")
+    assert hits[0]["hint"].startswith("set roce_fabric.links_per_leaf_spine: 8 (8 links x 2 "
+                                      "spines x 400G = 6400 G up for 6400 G down)")
 
 
 def test_ecmp_width_above_maximum_paths(example):

@@ -132,4 +132,4 @@ def test_a_port_the_model_lacks_is_refused(example):
     with pytest.raises(RoceInputError) as err:
         plan.build_plan(groups, hv)
     assert (err.value.host, err.value.field) == ("gpu1", "roce_nic_overrides.0.port")
-    assert "Ethernet0 .. Ethernet508 (sn5600, 2x400G)" in str(err.value)
+    assert "Ethernet0, Ethernet4 .. Ethernet508 (128 ports, sn5600, 2x400G)" in str(err.value)

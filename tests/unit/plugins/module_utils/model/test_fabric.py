@@ -101,7 +101,7 @@ def test_nic_on_non_existent_port(example):
     hv["gpu1"]["roce_nic_overrides"] = {0: {"port": "Ethernet999"}}
     err = _error(groups, hv)
     assert (err.host, err.field) == ("gpu1", "roce_nic_overrides.0.port")
-    assert "Ethernet0 .. Ethernet508 (sn5600, 2x400G)" in str(err)
+    assert "Ethernet0, Ethernet4 .. Ethernet508 (128 ports, sn5600, 2x400G)" in str(err)
 
 
 def test_duplicate_link(example):
@@ -168,3 +168,77 @@ def test_asn_clash_across_tiers(small_clos):
     groups, hv = small_clos(asn={"spine_scheme": "unique"})   # spine2 65101 == leaf1a
     err = _error(groups, hv)
     assert (err.host, err.field, err.value) == ("leaf1a", "roce_asn", 65101)
+
+
+# -- messages that list what is valid (issue 22) -------------------------------------------------
+
+def _more_hosts(groups, hv, count):
+    """The example with ``count`` GPU hosts (gpu9 ... copy gpu1's variables)."""
+    for i in range(9, count + 1):
+        name = "gpu%d" % i
+        hv[name] = dict(hv["gpu1"])
+        for group in ("gpu_hosts", "all"):
+            if group in groups and name not in groups[group]:
+                groups[group].append(name)
+    return groups, hv
+
+
+def test_a_link_override_on_an_unwired_port_lists_the_wired_ports_and_their_step(example):
+    """Ethernet9 lies inside 'Ethernet0 .. Ethernet508': the message lists the wired runs with
+    their first two names (the step of 4) and the model's ports, not a range holding it."""
+    groups, hv = example
+    hv["leaf1a"]["roce_link_overrides"] = {"Ethernet9": {"cable_m": 5}}
+    err = _error(groups, hv)
+    assert (err.host, err.field) == ("leaf1a", "roce_link_overrides.Ethernet9")
+    assert err.allowed == ("a port leaf1a has wired: Ethernet0, Ethernet4 .. Ethernet60 (16 to "
+                           "hosts), Ethernet64, Ethernet68 .. Ethernet124 (16 to spines); the "
+                           "switch's ports: Ethernet0, Ethernet4 .. Ethernet508 (128 ports, "
+                           "sn5600, 2x400G)")
+    assert "\n" not in str(err)
+
+
+def test_too_few_spine_ports_say_how_many_spines_the_1_to_1_rule_needs(example):
+    """32 hosts x 8 NICs on 4 leaves = 64 host ports per leaf; one 128-port spine cannot take
+    the 256 uplinks: the message names the spines, the ports 1:1 needs and the count to use."""
+    groups, hv = _more_hosts(*example, count=32)
+    groups["spines"] = ["spine1"]
+    for name in ("roce_switches", "all"):
+        if "spine2" in groups.get(name, []):
+            groups[name].remove("spine2")
+    hv.pop("spine2")
+    err = _error(groups, hv)
+    assert (err.host, err.field, err.value) == ("spine1", "spines", 1)
+    assert "the 1:1 rule needs one uplink per host port: 4 leaves with 256 host ports = 256 " \
+        "spine ports, 256 on each of 1 spine, and spine1 has 128" in err.allowed
+    assert "use at least 2 spines (2, 4, 8 or 16 split each leaf's host ports evenly)" in \
+        err.allowed
+    assert "at least 129 ports" not in str(err)
+
+
+def test_parallel_links_beyond_the_spine_ports_say_which_number_fits(example):
+    groups, hv = example
+    hv["spine1"]["roce_fabric"]["links_per_leaf_spine"] = 40
+    err = _error(groups, hv)
+    assert (err.field, err.value) == ("spines", 2)
+    assert "lower roce_fabric.links_per_leaf_spine to 32 or less" in err.allowed
+
+
+def test_three_spines_for_sixteen_host_ports_are_not_accepted_silently(example):
+    """16 host ports over 3 spines: 1:1 rounds up to 6 links per spine, 18 uplinks. The plan
+    still builds, with one WARN for the four leaves naming the counts that split evenly."""
+    groups, hv = example
+    for name in ("spines", "roce_switches", "all"):
+        if name in groups:
+            groups[name].append("spine3")
+    hv["spine3"] = dict(hv["spine2"])
+    result = plan.build_plan(groups, hv)
+    hits = [v for v in result["violations"] if v["rule"] == "oversubscription"]
+    assert [(v["severity"], v["device"]) for v in hits] == [("WARN", "leaf1a")]
+    assert hits[0]["message"] == ("4 leaves (leaf1a, leaf1b, leaf2a, leaf2b): 16 host ports "
+                                  "over 3 spines: 1:1 takes 6 links per spine = 18 uplinks, 2 "
+                                  "more than the host ports")
+    assert hits[0]["hint"] == ("use a spine count that divides 16 (2, 4, 8, 16), or set "
+                               "roce_fabric.links_per_leaf_spine: 6 to keep 18 uplinks")
+    hv["spine1"]["roce_fabric"]["links_per_leaf_spine"] = 6       # chosen: no warning
+    assert not [v for v in plan.build_plan(groups, hv)["violations"]
+                if v["rule"] == "oversubscription"]
