@@ -257,11 +257,11 @@ def main():
     unsupported = [i for i in plans if i["unsupported"]]
     blocking = [u for u in unsupported if u["setting"] in module.params["required_settings"]]
     if blocking:
-        module.fail_json(msg="required settings unsupported, nothing changed: %s" % "; ".join(
-            tool_lines + ["%s %s (%s)" % (u["interface"], u["setting"], u["unsupported"])
-                          for u in blocking if not _tool_reason(u)]),
-            changes=[], unsupported=unsupported, network_manager=manager,
-            missing_tools=tool_lines)
+        reasons = tool_lines + ["%s %s (%s)" % (u["interface"], u["setting"], u["unsupported"])
+                                for u in blocking if not _tool_reason(u)]
+        module.fail_json(msg="required settings unsupported, nothing changed: %s"
+                         % "; ".join(reasons), changes=[], unsupported=unsupported,
+                         network_manager=manager, missing_tools=tool_lines)
     diffs = setting_diffs(changes, "interface")
     if changes and not module.check_mode:
         # Every change in the vendor's order; a refusal is recorded and the rest carry on

@@ -102,7 +102,7 @@ plan_file:
     - The whole plan, written into Ansible's temporary directory of this run (removed when the
       run ends); M(roce.fabric.render) reads it (its O(roce.fabric.render#module:plan_file)).
   returned: success
-  type: path
+  type: str
 summary:
   description: The plan's summary (device and link counts, tiers, pairs, errors, warnings).
   returned: success

@@ -212,7 +212,7 @@ class Ownership(object):
         self.asn = None      # type: Optional[str]
         self.neighbors = set()   # type: set
         self.bgp_keys = set()    # type: set
-        self.keys = set(head_key(head) for head, _ in plan_blocks)
+        self.keys = set(head_key(head) for head, _body in plan_blocks)
         for head, body in plan_blocks:
             words = head.split()
             if words[0].lower() == "interface":
@@ -376,7 +376,7 @@ def delta(before: Sequence[Block], after: Sequence[Block]) -> List[str]:
     for head, body in after:
         key = head_key(head)
         if key not in have:
-            writes += [head] + [line for line in body]
+            writes += [head] + list(body)
             continue
         old = have[key][1]
         if items(old) == items(body) and (not is_multiline_head(head) or old == body):
@@ -569,8 +569,8 @@ def acl_risks(blocks: Sequence[Block], changed: Iterable[str]) -> List[str]:
                 "eq" not in ports or set(ports) & {"ssh", "22", "https", "443", "www", "80"}))
             if mgmt:
                 out.append('"%s" in "%s": the ACL is applied to management or the control '
-                           'plane and this rule denies management traffic' % (line.strip(),
-                                                                               head))
+                           'plane and this rule denies management traffic'
+                           % (line.strip(), head))
     return out
 
 
@@ -588,9 +588,9 @@ def plan_deploy(running: str, rendered: str, remove: Iterable[str] = (),
     remove = list(remove or [])
     running_blocks = read(running)
     want, refusals, own, base_blocks = candidate(running, rendered, remove)
-    base_keys = set(head_key(h) for h, _ in base_blocks)
+    base_keys = set(head_key(h) for h, _body in base_blocks)
     removed = set(head_key(h) for h in remove)
-    have_keys = set(head_key(h) for h, _ in running_blocks)
+    have_keys = set(head_key(h) for h, _body in running_blocks)
     for name in remove:
         if head_key(name) not in have_keys:
             refusals.append('switch_deploy_eos_remove names "%s", which the running config '
@@ -619,7 +619,7 @@ def plan_deploy(running: str, rendered: str, remove: Iterable[str] = (),
     plan.update(
         refusals=_unique(refusals), kept=sum(1 + len(b[1]) for b in kept),
         kept_sections=len(kept),
-        owned=sorted(h for h, _ in want if own.owner(h) is not None),
+        owned=sorted(h for h, _body in want if own.owner(h) is not None),
         secrets=any(redact(line) != line for step in ("check", "drain", "apply", "undrain")
                     for line in plan[step]))
     return plan
@@ -709,7 +709,7 @@ def session_risks(running: str, diff: str, rendered: str, remove: Iterable[str] 
     remove = list(remove or [])
     plan_blocks, base_blocks = split_rendered(rendered)
     own = Ownership(plan_blocks)
-    allowed = set(head_key(h) for h, _ in base_blocks) | set(head_key(h) for h in remove)
+    allowed = set(head_key(h) for h, _body in base_blocks) | set(head_key(h) for h in remove)
     have = dict((head_key(h), (h, b)) for h, b in read(running))
     want = dict((head_key(h), (h, b)) for h, b in read(after))
     out = []
@@ -737,7 +737,7 @@ def session_risks(running: str, diff: str, rendered: str, remove: Iterable[str] 
             redact(head), "remove" if new is None else "add" if old is None else "change"))
     if not allow_management_change:
         out += _protected_changes(read(running), read(after),
-                                  set(head_key(h) for h, _ in base_blocks))
+                                  set(head_key(h) for h, _body in base_blocks))
     return out
 
 
@@ -788,7 +788,7 @@ def redact(line: str) -> str:
         if i in hide:
             out.append(REDACTED)
         elif -(i + 1) in hide:
-            head, _, rest = word.partition("=key,")
+            head, _sep, rest = word.partition("=key,")
             tail = rest.split(",", 1)
             out.append(head + "=key," + REDACTED + ("," + tail[1] if len(tail) > 1 else ""))
         else:

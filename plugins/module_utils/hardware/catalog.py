@@ -279,7 +279,7 @@ class AsicProfile:
 
 
 def asic_profile(name: str, overrides: Optional[Dict[str, Any]] = None,
-                host: Optional[str] = None) -> AsicProfile:
+                 host: Optional[str] = None) -> AsicProfile:
     """Return the AsicProfile for catalog ASIC ``name`` with inventory ``overrides`` applied.
     Both passed the input gate (inputs/schema.py: roce_asic, roce_asic_overrides) or the filter
     plugin's own guard; they are trusted here."""

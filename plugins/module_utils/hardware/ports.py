@@ -94,8 +94,8 @@ class PortMap:
     def describe(self) -> str:
         """'Ethernet0, Ethernet4 .. Ethernet508 (128 ports, sn5600, 2x400G)' for messages: the
         first two names show the step between ports."""
-        names = [self.port(i, None)[0] for i in sorted(set([0, min(1, self.count - 1),
-                                                             self.count - 1]))]
+        first = sorted(set([0, min(1, self.count - 1), self.count - 1]))
+        names = [self.port(i, None)[0] for i in first]
         where = ", %s, %s" % (self.model, self.mode.name) if self.model else ""
         shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " .. " + names[-1] \
             if len(names) == 3 else " .. ".join(names)

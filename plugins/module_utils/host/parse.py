@@ -89,8 +89,8 @@ def _app_entries(entries):
     out = {}
     for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, dict):             # {"pid": .., "prio": ..}, should a printer
-            entry = [entry.get("pid", entry.get("protocol")), entry.get("prio",
-                                                                         entry.get("priority"))]
+            entry = [entry.get("pid", entry.get("protocol")),
+                     entry.get("prio", entry.get("priority"))]
         if not isinstance(entry, list) or len(entry) < 2:
             continue
         try:

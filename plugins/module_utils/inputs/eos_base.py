@@ -75,7 +75,7 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
                 FIELD, "line %d: %s" % (number, _redacted(line)), "lines the plan does not "
                 "render: '%s' is the plan's (%s)" % (_redacted(line), what), dev_name)
     blocks = eos_grammar.read("\n".join(lines))
-    risks = eos_grammar.acl_risks(blocks, [eos_grammar.head_key(h) for h, _ in blocks])
+    risks = eos_grammar.acl_risks(blocks, [eos_grammar.head_key(h) for h, _body in blocks])
     if risks:
         rule, acl = risks[0].split('"')[1], risks[0].split('"')[3]
         number = next((n for n, line in enumerate(lines, 1) if line.strip() == rule), 0)

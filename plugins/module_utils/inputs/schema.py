@@ -229,8 +229,9 @@ FABRIC = _obj({
                         {"type": ["integer", "string"], "pattern": names.pattern("sysctl_value"),
                          "x-grammar": "sysctl_value", "description": "a sysctl value"},
                         "sysctls of every GPU host (merged over the defaults)"),
-        "socket_ifname": _nullable(_name("netdev", "interface NCCL bootstraps over (null: the "
-                                          "host's default-route interface, else NCCL picks)")),
+        "socket_ifname": _nullable(_name(
+            "netdev", "interface NCCL bootstraps over (null: the host's default-route interface, "
+            "else NCCL picks)")),
     }, "GPU host settings"),
 }, "the fabric-wide design (group_vars/all)")
 FABRIC["properties"]["host"]["properties"]["sysctls"]["default"] = {
@@ -304,8 +305,8 @@ LINK_OVERRIDE = _obj({
 }, "one link, named by this switch's port")
 
 GROUP_LINK_OVERRIDE = {
-    key: dict(LINK_OVERRIDE["properties"][key]) for key in ("cable_m", "speed_gbps", "media",
-                                                             "mtu_bytes")}
+    key: dict(LINK_OVERRIDE["properties"][key])
+    for key in ("cable_m", "speed_gbps", "media", "mtu_bytes")}
 
 NIC_OVERRIDE = _obj({
     "name": _name("netdev", "interface name"),

@@ -525,9 +525,9 @@ def _check_spine_ports(fab, pod, per):
             "each takes %d links from every leaf), or leave it unset for 1:1" % (
                 small.port_count // len(leaves), per)
     else:
-        reason = "the 1:1 rule needs one uplink per host port: %d leaves with %d host ports " \
-            "= %d spine ports, %d on each of %d spine%s" % (len(leaves), down, down, need, n,
-                                                           "s" if n > 1 else "")
+        reason = ("the 1:1 rule needs one uplink per host port: %d leaves with %d host ports "
+                  "= %d spine ports, %d on each of %d spine%s"
+                  % (len(leaves), down, down, need, n, "s" if n > 1 else ""))
         fix = "use %s of %d ports" % (_spine_advice(leaves, spines), small.port_count)
     raise errors.RoceInputError(
         "spines", n, "enough spine ports%s for the leaves' uplinks: %s, and %s has %d (%s); %s"

@@ -77,7 +77,7 @@ def tables(buf: Buffer) -> Dict[str, Any]:
 
 
 def port_rows(buf: Buffer) -> Tuple[Dict[str, str], Dict[str, str],
-                                  Optional[Dict[str, str]], Optional[Dict[str, str]]]:
+                                   Optional[Dict[str, str]], Optional[Dict[str, str]]]:
     """Rows every port repeats: (lossy PG row, lossy queue row, ingress list row or None,
     egress list row or None)."""
     if buf["vendor"] == "nvidia":

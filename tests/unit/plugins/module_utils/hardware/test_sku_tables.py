@@ -68,8 +68,8 @@ def test_spectrum_totals_are_the_templates():
 
 
 @pytest.mark.parametrize("model,mode,speed,sku", SKUS)
-def test_every_breakout_renders_its_row_and_fits_its_template(small_clos, model, mode, speed,
-                                                               sku):
+def test_every_breakout_renders_its_row_and_fits_its_template(
+        small_clos, model, mode, speed, sku):
     if "sonic" not in models.MODELS[model]["platforms"]:
         pytest.skip("no SONiC")
     groups, hv = small_clos(host_link={"speed_gbps": speed, "cable_m": 3},

@@ -88,11 +88,11 @@ def kinds(nic):
 
 STACKS = {
     # model, the vendor's order of the DCB steps (host-nic.md §1.2-1.5, stacks.ORDER)
-    "mlx5-inbox": (lambda: drivers.Mlx5(), ["app-dscp", "ets", "pfc"]),
+    "mlx5-inbox": (drivers.Mlx5, ["app-dscp", "ets", "pfc"]),
     "mlx5-ofed": (lambda: drivers.Mlx5(ofed=True), ["app-dscp", "ets", "pfc"]),
-    "bnxt-broadcom": (lambda: drivers.Bnxt(broadcom=True), ["ets", "pfc", "app-dscp",
-                                                           "app-4791"]),
-    "bnxt-upstream": (lambda: drivers.Bnxt(), ["ets", "pfc", "app-dscp", "app-4791"]),
+    "bnxt-broadcom": (lambda: drivers.Bnxt(broadcom=True),
+                      ["ets", "pfc", "app-dscp", "app-4791"]),
+    "bnxt-upstream": (drivers.Bnxt, ["ets", "pfc", "app-dscp", "app-4791"]),
     "ice": (lambda: drivers.Ice(fw_lldp=True), ["priv_flags", "app-dscp", "ets", "pfc"]),
 }
 
@@ -118,8 +118,8 @@ def test_every_stack_takes_the_plan_in_its_vendor_order_and_reads_back_clean(
     assert second.result["changes"] == []
 
 
-def test_mlx5_reports_its_strict_tc_at_100_and_pfc_bounces_the_link_once(want, on_host,
-                                                                          run_nic):
+def test_mlx5_reports_its_strict_tc_at_100_and_pfc_bounces_the_link_once(
+        want, on_host, run_nic):
     host = on_host(drivers.Host(drivers.Mlx5()))
     assert not run_nic(want).failed
     ets = host.nic.getets()

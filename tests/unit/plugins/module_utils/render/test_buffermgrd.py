@@ -19,10 +19,10 @@ from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import bu
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 INVENTORIES = sorted(
-    [os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "inventories", "*",
-                                                                 "hosts.yml"))] +
-    [os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "tests", "golden", "*",
-                                                                 "inventory", "hosts.yml"))])
+    [os.path.relpath(p, ROOT)
+     for p in glob.glob(os.path.join(ROOT, "inventories", "*", "hosts.yml"))] +
+    [os.path.relpath(p, ROOT)
+     for p in glob.glob(os.path.join(ROOT, "tests", "golden", "*", "inventory", "hosts.yml"))])
 # (model, link speed Gb/s): every model in every breakout a SONiC HWSKU names
 PER_MODEL = [(name, mode.speeds[0]) for name, model in sorted(models.MODELS.items())
              for mode in model["modes"] if "sonic" in model["platforms"]

@@ -108,4 +108,3 @@ def test_secrets_in_a_config_diff_are_redacted():
     assert "$6$" not in text and "s3cret" not in text
     assert "+username admin privilege 15 secret sha512 <redacted>" in text
     assert "+snmp-server community <redacted> ro" in text
-
