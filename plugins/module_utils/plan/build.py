@@ -305,11 +305,14 @@ def _link_classes(fab):
     """{(switch, port): cable class} for every link: one class per cable, chosen from the
     pg_profile_lookup.ini lengths of the switch ends (buffer_model.link_class), so both ends
     size and name their headroom for the same length."""
-    out, memo = {}, {}
+    out, memo, per_end = {}, {}, {}
     for kind, a, b in fab.links:
         ends = [a] if kind == "host" else [a, b]
-        options = tuple(buffer_model.cable_classes(fab.switches[e.switch], e.speed_gbps)
-                        for e in ends)
+        for e in ends:      # a switch's table at a speed: looked up once, not per link
+            if (e.switch, e.speed_gbps) not in per_end:
+                per_end[(e.switch, e.speed_gbps)] = buffer_model.cable_classes(
+                    fab.switches[e.switch], e.speed_gbps)
+        options = tuple(per_end[(e.switch, e.speed_gbps)] for e in ends)
         key = (a.cable_m, options)
         if key not in memo:
             memo[key] = buffer_model.link_class(a.cable_m, options)
