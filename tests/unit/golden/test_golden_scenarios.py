@@ -7,6 +7,7 @@ A scenario is tests/golden/<name>/ with ``inventory/hosts.yml`` and ``intended/`
 (the whole fabric) is inventories/example rendered into tests/golden/example itself.
 """
 import difflib
+import importlib.util
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -31,18 +32,13 @@ DIFF_LINES = 60   # lines of unified diff shown per differing file
 
 
 def _scenarios():
-    """{name: (inventory hosts.yml, rendered root)}, the same discovery as tools/golden.py."""
-    found = {}
-    for name in sorted(os.listdir(GOLDEN)):
-        folder = os.path.join(GOLDEN, name)
-        if not os.path.isdir(folder) or name.startswith("."):
-            continue
-        if name == WHOLE_FABRIC:
-            found[name] = (os.path.join(ROOT, "inventories", "example", "hosts.yml"), folder)
-        else:
-            found[name] = (os.path.join(folder, "inventory", "hosts.yml"),
-                           os.path.join(folder, "intended"))
-    return found
+    """{name: (inventory hosts.yml, rendered root)}: the discovery of tools/golden.py itself,
+    which renders them through ansible-playbook."""
+    spec = importlib.util.spec_from_file_location("roce_golden_tool",
+                                                  os.path.join(ROOT, "tools", "golden.py"))
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool.scenarios()
 
 
 SCENARIOS = _scenarios()
