@@ -48,7 +48,11 @@ def test_reapply_units_enabled_and_udev_rule(host):
     assert wants.is_symlink and wants.linked_to == "/etc/systemd/system/roce-nic-rdma3.service"
     # The lab keeps the rule in a per-namespace directory (nic_udev_rules_dir); the final name.
     rules = host.file("/etc/roce-fabric/rules.d/90-roce-nic.rules")
-    assert rules.contains('NAME=="rdma7"') and not rules.contains('KERNEL=="rdma7"')
+    assert rules.contains('NAME=="rdma7"')
+    # the kernel name only where no rule named the NIC (systemd 239 with net.ifnames=0), never
+    # alone: before a rename KERNEL is still the eth* name
+    assert rules.contains('NAME=="", KERNEL=="rdma7"')
+    assert not rules.contains('SUBSYSTEM=="net", KERNEL=="rdma7"')
     assert rules.contains('SUBSYSTEM=="infiniband"')
 
 
