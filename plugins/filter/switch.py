@@ -14,6 +14,8 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain, eos as deploy_eos
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import roll
+from ansible_collections.roce.fabric.plugins.module_utils.render import changes as change_plan
 
 
 def frr_drain(bgpd_conf):
@@ -91,6 +93,26 @@ def verify_state(targets, bgp_summary, routes, sessions="established", prefixes=
         raise AnsibleFilterError("roce.fabric.verify_state: %s" % exc) from exc
 
 
+def roll_plan(device, records=None, plan_records=None, pending=False, force=False, drain=True,
+              allow_reload=False):
+    if not isinstance(device, str):
+        raise AnsibleFilterError("roce.fabric.roll_plan: expected the switch's inventory name")
+    record = roll.find_record(device, records, plan_records)
+    return roll.decide(device, record, bool(pending), bool(force), bool(drain),
+                       bool(allow_reload), change_plan.REASONS)
+
+
+def port_problems(device, live, source="linux"):
+    parsers = {"linux": roll.ports_linux, "sonic": roll.ports_sonic, "eos": roll.ports_eos}
+    if source not in parsers or not isinstance(device, dict):
+        raise AnsibleFilterError("roce.fabric.port_problems: expected the switch's plan intent "
+                                 "and source linux, sonic or eos")
+    try:
+        return roll.port_problems(roll.planned_ports(device), parsers[source](live))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AnsibleFilterError("roce.fabric.port_problems: %s" % exc) from exc
+
+
 def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
@@ -102,4 +124,5 @@ class FilterModule(object):
         return {"frr_drain": frr_drain, "eos_drain": eos_drain, "eos_lockout": eos_lockout,
                 "eos_deploy": eos_deploy, "eos_restore": eos_restore,
                 "eos_session_risks": eos_session_risks, "eos_redact": eos_redact,
-                "verify_targets": verify_targets, "verify_state": verify_state}
+                "verify_targets": verify_targets, "verify_state": verify_state,
+                "roll_plan": roll_plan, "port_problems": port_problems}

@@ -47,6 +47,22 @@ options:
     type: list
     elements: str
     default: []
+  allow_buffer_recreate:
+    description:
+      - Fields orchagent sets only when it creates a buffer object (a BUFFER_POOL's C(type) or
+        C(mode), a BUFFER_PROFILE's C(pool) or threshold mode) and that the plan changes on an
+        existing object - the vendor template's C(ingress_lossy_profile) on
+        C(ingress_lossy_pool), for example. By default such a patch is refused, one line per
+        object with the running and planned values (a SET on the existing object would be
+        ignored until C(config reload)).
+      - V(true) deletes and re-creates those objects instead, in two C(config apply-patch)
+        runs after the checkpoint (the updater re-sorts inside one run and would collapse a
+        delete and re-create into the ignored SET) - first the rows using them, then the
+        profiles, then the pools; then everything else, which creates them again with the
+        planned fields and puts rows the plan does not own back as they ran. The ports lose
+        those PGs and queues in between: use a maintenance window.
+    type: bool
+    default: false
   state:
     description:
       - V(applied) computes and applies the patch; V(rolled_back) runs C(config rollback) to
@@ -80,6 +96,14 @@ patch:
   returned: when state is applied
   type: list
   elements: dict
+phases:
+  description:
+    - The patch as the C(config apply-patch) runs that apply it, in order (their concatenation
+      is O(patch)); more than one when objects are re-created (O(allow_buffer_recreate)) or
+      pools grow while others are removed or shrunk.
+  returned: when state is applied
+  type: list
+  elements: list
 tables:
   description: Operations per table, for example V({"BUFFER_PROFILE" = {"replace" = 2}}).
   returned: when state is applied
@@ -100,6 +124,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers as deploy_buffers
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 
@@ -110,6 +135,7 @@ def main():
             checkpoint=dict(type="str", required=True),
             patch_path=dict(type="path", default="/var/tmp/roce-fabric/patch.json"),
             allow_reload_fields=dict(type="list", elements="str", default=[]),
+            allow_buffer_recreate=dict(type="bool", default=False),
             state=dict(type="str", default="applied",
                        choices=["applied", "rolled_back", "forgotten"]),
         ),
@@ -142,12 +168,14 @@ def main():
     except ValueError as exc:
         module.fail_json(msg="show runningconfiguration all did not print JSON: %s" % exc)
     try:
-        patch = deploy_sonic.config_patch(running, intended,
-                                          allow_reload=p["allow_reload_fields"])
-    except ValueError as exc:   # the management plane, a referenced key, a reload field
+        phases = deploy_sonic.config_phases(running, intended,
+                                            allow_reload=p["allow_reload_fields"],
+                                            allow_buffer_recreate=p["allow_buffer_recreate"])
+    except ValueError as exc:   # management plane, referenced key, reload or create-only field
         module.fail_json(msg="%s: nothing was applied" % exc)
+    patch = [op for phase in phases for op in phase]
     tables = deploy_sonic.summarize(patch)
-    result = dict(changed=bool(patch), patch=patch, tables=tables, steps=done,
+    result = dict(changed=bool(patch), patch=patch, phases=phases, tables=tables, steps=done,
                   rolled_back=False)
     if module._diff and patch:
         lines = ["%s %s %s\n" % (op["op"], op["path"],
@@ -162,16 +190,35 @@ def main():
         os.makedirs(directory)
     with open(p["patch_path"], "w") as handle:
         json.dump(patch, handle, indent=1, sort_keys=True)
-    for step in ("checkpoint", "dry_run", "apply", "save"):
+    order = ("checkpoint", "dry_run", "apply", "save")
+    if len(phases) > 1:     # one apply-patch run per phase; the dry run checks the whole patch
+        base = p["patch_path"][:-5] if p["patch_path"].endswith(".json") else p["patch_path"]
+        paths = ["%s.%d.json" % (base, n) for n in range(1, len(phases) + 1)]
+        for path, phase in zip(paths, phases):
+            with open(path, "w") as handle:
+                json.dump(phase, handle, indent=1, sort_keys=True)
+        steps.update(deploy_sonic.steps(p["checkpoint"], p["patch_path"], "",
+                                        phase_paths=paths))
+        order = ("checkpoint", "dry_run") + tuple(
+            "apply_%d" % n for n in range(1, len(phases) + 1)) + ("save",)
+    for step in order:
         if run(step) != 0:
             results = [(d["step"], d["rc"]) for d in done]
             if deploy_sonic.rollback_needed(results):
                 result["rolled_back"] = run("rollback") == 0
-            module.fail_json(msg="%s failed%s: %s" % (
+            # a rollback writes the old create-only fields onto objects the second run already
+            # re-created: orchagent ignores that SET (deploy/buffers.py)
+            recreated = result["rolled_back"] and p["allow_buffer_recreate"] and any(
+                d["step"] in ("apply_2", "save") for d in done) and \
+                deploy_buffers.create_only(running, intended)
+            module.fail_json(msg="%s failed%s: %s%s" % (
                 " ".join(steps[step]),
                 ", rolled back to checkpoint %s" % p["checkpoint"] if result["rolled_back"]
                 else "", done[-1]["output"] if not result["rolled_back"] else
-                done[-2]["output"]), **result)
+                done[-2]["output"],
+                "; re-created buffer objects (%s) keep their new fields in orchagent until "
+                "`config reload`" % ", ".join(sorted(set("%s|%s" % c[:2] for c in recreated)))
+                if recreated else ""), **result)
     module.exit_json(**result)
 
 

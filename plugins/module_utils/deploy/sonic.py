@@ -23,6 +23,8 @@ __metaclass__ = type
 
 from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Tuple
 
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers
+
 # Tables whose every key comes from the plan: keys the plan no longer has are removed.
 OWNED_TABLES = frozenset((
     "BGP_NEIGHBOR", "BUFFER_PG", "BUFFER_PROFILE", "BUFFER_QUEUE", "DEVICE_NEIGHBOR",
@@ -115,16 +117,23 @@ def owned_key(table: str, key: str, intended: Dict[str, Any], names: AbstractSet
 
 def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
                  owned: AbstractSet[str] = OWNED_TABLES,
-                 allow_reload: Iterable[str] = ()) -> List[Dict[str, Any]]:
+                 allow_reload: Iterable[str] = (),
+                 allow_buffer_recreate: bool = False) -> List[Dict[str, Any]]:
     """RFC 6902 operations that turn ``running`` CONFIG_DB into one carrying ``intended``.
 
     Ownership: in the owned tables the plan's keys (its ports', its loopbacks', its BGP
     neighbours', its named objects) are made equal to the plan, including removals; every other
     key - ports, loopbacks, routed interfaces, BGP neighbours, VLAN/LAG members outside the plan
     and their buffer/QoS keys - is left as it runs. Shared tables only get the plan's keys and
-    fields. Refused (ValueError naming both): removing a key that a kept key still references;
-    a DEVICE_METADATA change that needs a reload (unless in ``allow_reload``); anything in the
-    management plane. Field-level where a key exists on both sides. Removals first.
+    fields, except the buffer pools the plan replaces (``buffers.retired``: a running pool the
+    plan's carve lacks, and the profiles the plan lacks on it), which are removed. Refused
+    (ValueError naming both): removing a key that a kept key still references; a DEVICE_METADATA
+    change that needs a reload (unless in ``allow_reload``); a change of a field orchagent sets
+    only on create (a pool's type/mode, a profile's pool or threshold mode) unless
+    ``allow_buffer_recreate`` (then ``config_phases`` deletes and re-creates the object);
+    anything in the management plane. Field-level where a key exists on both sides. Ordered as
+    orchagent takes it (``buffers.order``): removals of user rows first, pools and profiles
+    written before the rows that use them, unused profiles then pools removed, pools grown last.
     Deterministic: an applied config gives an empty patch."""
     names = plan_names(intended)
     removes, writes = [], []
@@ -146,15 +155,35 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
             removes_, writes_ = _fields(table, key, have[key], want[key], table in owned)
             removes += removes_
             writes += writes_
-    patch = removes + writes
+    removes += [{"op": "remove", "path": pointer(t, k)}
+                for t, k in buffers.retired(running, intended)]
+    patch = buffers.order(removes + writes, running)
     touched = sorted(set(op["path"].split("/")[1] for op in patch
                          if op["path"].split("/")[1].startswith(PROTECTED_PREFIXES)))
     if touched:
         raise ValueError("the patch would touch the management plane (%s): refused; the plan "
                          "renders no such table" % ", ".join(touched))
     _refuse_reload(running, patch, allow_reload)
+    changes = buffers.create_only(running, intended)
+    if changes and not allow_buffer_recreate:
+        raise ValueError(buffers.refusal(changes))
     _refuse_referenced(running, intended, names, patch, owned)
     return patch
+
+
+def config_phases(running: Dict[str, Any], intended: Dict[str, Any],
+                  owned: AbstractSet[str] = OWNED_TABLES,
+                  allow_reload: Iterable[str] = (),
+                  allow_buffer_recreate: bool = False) -> List[List[Dict[str, Any]]]:
+    """``config_patch`` as the ``config apply-patch`` runs that keep its order on the switch
+    (the updater re-sorts the changes inside one run: ``buffers`` docstring). Usually one run;
+    a create-only change allowed by ``allow_buffer_recreate`` is two - remove the rows using the
+    object, the object (and the profiles on a re-created pool); then the rest, which creates
+    them again with the planned fields and puts kept rows back as they ran - and pools that grow
+    while others are removed or shrunk grow in a last run of their own. [] when in sync."""
+    patch = config_patch(running, intended, owned, allow_reload, allow_buffer_recreate)
+    changes = buffers.create_only(running, intended) if allow_buffer_recreate else []
+    return buffers.phases(running, patch, changes, pointer)
 
 
 def _refuse_reload(running, patch, allow_reload):
@@ -208,8 +237,10 @@ def _refuse_referenced(running, intended, names, patch, owned):
                 if hit:
                     raise ValueError(
                         "removing %s|%s is refused: %s|%s still references it (%s); that key is "
-                        "not the plan's, so the patch keeps it - change or remove it first"
-                        % (table, key, other, okey, hit[0]))
+                        "not the plan's, so the patch keeps it - change or remove it first%s"
+                        % (table, key, other, okey, hit[0],
+                           ", or `config reload` with the rendered config_db.json"
+                           if table.startswith("BUFFER_") else ""))
 
 
 def _fields(table, key, have, want, owned):
@@ -238,14 +269,17 @@ def summarize(patch: List[Dict[str, Any]]) -> Dict[str, Dict[str, int]]:
 
 
 def steps(checkpoint: str, patch_path: str, frr_path: str,
-          vty_socket: Optional[str] = None) -> Dict[str, List[str]]:
+          vty_socket: Optional[str] = None, phase_paths: Iterable[str] = ()
+          ) -> Dict[str, List[str]]:
     """The deploy sequence as argv lists: checkpoint, dry run, apply, FRR, save; and the way
     back. FRR is applied with frr-reload.py, which diffs against ``show running-config`` and
-    emits the ``no`` lines a plain ``vtysh -f`` would miss."""
+    emits the ``no`` lines a plain ``vtysh -f`` would miss. ``phase_paths``: a patch applied in
+    several runs (``config_phases``) gets ``apply_1``, ``apply_2``, ... (the dry run still
+    validates the whole patch in ``patch_path``)."""
     reload = ["/usr/lib/frr/frr-reload.py", "--daemon", "bgpd"]
     if vty_socket:
         reload += ["--vty_socket", vty_socket]
-    return {
+    out = {
         "checkpoint": ["config", "checkpoint", checkpoint],
         "dry_run": ["config", "apply-patch", "-f", "CONFIGDB", "-d", patch_path],
         "apply": ["config", "apply-patch", "-f", "CONFIGDB", patch_path],
@@ -255,6 +289,9 @@ def steps(checkpoint: str, patch_path: str, frr_path: str,
         "rollback": ["config", "rollback", checkpoint],
         "forget": ["config", "delete-checkpoint", checkpoint],
     }
+    for n, path in enumerate(phase_paths, 1):
+        out["apply_%d" % n] = ["config", "apply-patch", "-f", "CONFIGDB", path]
+    return out
 
 
 def rollback_needed(results: Iterable[Tuple[str, int]]) -> bool:
@@ -263,7 +300,7 @@ def rollback_needed(results: Iterable[Tuple[str, int]]) -> bool:
     order."""
     applied = False
     for step, rc in results:
-        if step in ("apply", "frr_apply", "save"):
+        if step in ("frr_apply", "save") or step.startswith("apply"):
             applied = True
         if rc != 0:
             return applied

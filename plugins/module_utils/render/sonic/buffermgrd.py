@@ -16,7 +16,8 @@ Written from sonic-net/sonic-swss @e6b0c5b (2026-08-21); every rule cites its li
 * ``create_only``: orchagent/bufferorch.cpp - fields set only when the SAI object is created and
   skipped on a later SET: a pool's ``type`` (L433-441) and ``mode`` (L466-471), a profile's
   ``pool`` (L654-661) and threshold mode ``dynamic_th`` / ``static_th`` (L692-715); an object
-  still referenced is not removed (L560-563, L837-840).
+  still referenced is not removed (L560-563, L837-840). Written in deploy/buffers.py (the
+  deploy needs it and may import nothing from here) and re-exported.
 
 The result is the CONFIG_DB the switch ends with plus its log; tests hold every rendered
 config a fixed point (nothing changes, nothing logged at ERROR) and every lossless PG on the
@@ -30,6 +31,7 @@ __metaclass__ = type
 import copy
 from typing import Any, Dict, List, Optional, Tuple
 
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers as deploy_buffers
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import sku_tables
 
 Log = List[Tuple[str, str]]         # (level, message) as the daemon logs it
@@ -165,40 +167,10 @@ def dynamic_profiles(db: Dict[str, Any], headroom_of) -> Tuple[Dict[str, Dict[st
     return out, log
 
 
-def create_only(running: Dict[str, Any], new: Dict[str, Any]) -> List[Tuple[str, str, str,
-                                                                            Any, Any]]:
-    """Fields of ``new`` orchagent ignores because the object exists in ``running`` with
-    another value (bufferorch.cpp L433-441, L466-471, L654-661, L692-715): [(table, key, field,
-    running value, new value)]. Each needs the object removed first or a config reload."""
-    out = []
-    fields = {"BUFFER_POOL": ("type", "mode"),
-              "BUFFER_PROFILE": ("pool", "threshold_mode")}
-    for table, names in sorted(fields.items()):
-        old_rows, new_rows = running.get(table, {}), new.get(table, {})
-        for key in sorted(set(old_rows) & set(new_rows)):
-            for field in names:
-                old_v, new_v = _field(old_rows[key], field), _field(new_rows[key], field)
-                if old_v is not None and new_v is not None and old_v != new_v:
-                    out.append((table, key, field, old_v, new_v))
-    return out
-
-
-def _field(row, field):
-    if field == "threshold_mode":
-        return "dynamic_th" if "dynamic_th" in row else "static_th" if "static_th" in row \
-            else None
-    return row.get(field)
-
-
-def stale(running: Dict[str, Any], new: Dict[str, Any]) -> List[Tuple[str, str]]:
-    """Buffer objects of ``running`` (e.g. the vendor template's ingress_lossy_pool) that
-    ``new`` does not have: a CONFIG_DB patch that only sets keys keeps them. Removal order that
-    orchagent accepts (an object still referenced is not removed, L560-563): BUFFER_PG and
-    BUFFER_QUEUE rows and profile lists first, then profiles, then pools."""
-    order = ("BUFFER_PG", "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST",
-             "BUFFER_PORT_EGRESS_PROFILE_LIST", "BUFFER_PROFILE", "BUFFER_POOL")
-    return [(table, key) for table in order
-            for key in sorted(set(running.get(table, {})) - set(new.get(table, {})))]
+# Orchagent's side (bufferorch.cpp L433-441, L466-471, L560-563, L654-661, L692-715, L837-840)
+# lives in deploy/buffers.py, which the deploy uses on the switch's running CONFIG_DB.
+create_only = deploy_buffers.create_only
+stale = deploy_buffers.stale
 
 
 def effective_pg(db: Dict[str, Any], key: str) -> Optional[Dict[str, str]]:

@@ -125,3 +125,62 @@ def test_rollback_state_runs_config_rollback(run):
     out = run(switch, state="rolled_back", intended=None)
     assert not out.failed and out.result["rolled_back"]
     assert switch.calls == [["config", "rollback", "rf-1"]]
+
+
+def vendor_template():
+    """leaf1a running the vendor's buffer template: its lossy PGs on ingress_lossy_pool."""
+    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
+        running = json.load(f)
+    running["BUFFER_POOL"]["ingress_lossy_pool"] = {"mode": "dynamic", "size": "52161690",
+                                                    "type": "ingress"}
+    running["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "52161690"
+    running["BUFFER_PROFILE"]["ingress_lossy_profile"]["pool"] = "ingress_lossy_pool"
+    return running
+
+
+class FailingRun(Switch):
+    """Fails the nth ``config apply-patch`` (not the dry run)."""
+
+    def __init__(self, running, nth):
+        Switch.__init__(self, running)
+        self.nth, self.applies = nth, 0
+
+    def run_command(self, argv, **kw):
+        if argv[:2] == ["config", "apply-patch"] and "-d" not in argv:
+            self.applies += 1
+            if self.applies == self.nth:
+                self.calls.append(list(argv))
+                return 1, "", "Error: orchagent said no"
+        return Switch.run_command(self, argv, **kw)
+
+
+def test_a_create_only_buffer_change_is_refused_before_anything_runs(run):
+    switch = Switch(vendor_template())
+    out = run(switch)
+    assert out.failed and sonic_cmds(switch) == []
+    assert out.result["msg"].startswith(
+        "BUFFER_PROFILE|ingress_lossy_profile pool: running ingress_lossy_pool, planned "
+        "ingress_lossless_pool - orchagent applies this only on create: `config reload`")
+    assert out.result["msg"].endswith("nothing was applied")
+
+
+def test_allowed_buffer_recreate_applies_in_ordered_runs(run, tmp_path):
+    switch = Switch(vendor_template())
+    out = run(switch, allow_buffer_recreate=True)
+    assert not out.failed and out.result["changed"]
+    assert sonic_cmds(switch) == [["config", "checkpoint"], ["config", "apply-patch", "-d"]] + [
+        ["config", "apply-patch"]] * 3 + [["config", "save"]]
+    applied = [c[-1] for c in switch.calls if c[:2] == ["config", "apply-patch"]]
+    assert applied[0] == str(tmp_path / "patch.json")          # the dry run: the whole patch
+    assert [json.load(open(p)) for p in applied[1:]] == out.result["phases"]
+    assert out.result["phases"][0][-1] == {"op": "remove",
+                                           "path": "/BUFFER_PROFILE/ingress_lossy_profile"}
+
+
+def test_a_failed_rebuild_rolls_back_and_says_what_orchagent_keeps(run):
+    switch = FailingRun(vendor_template(), 2)
+    out = run(switch, allow_buffer_recreate=True)
+    assert out.failed and out.result["rolled_back"]
+    assert sonic_cmds(switch)[-1] == ["config", "rollback"]
+    assert "re-created buffer objects (BUFFER_PROFILE|ingress_lossy_profile) keep their new " \
+        "fields in orchagent until `config reload`" in out.result["msg"]

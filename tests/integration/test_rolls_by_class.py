@@ -1,0 +1,282 @@
+"""Rolls driven by the disruption class, on real FRR (issue 22, item 3).
+
+The molecule `fabric` lab (molecule/fabric/lab.py: 2 spines, 2 leaf pairs, 4 dual-attached
+hosts as network namespaces with FRR and sshd, wired from the plan) with its own names, started
+from the state a converge leaves (every switch's rendered netdevs and bgpd.conf, set directly
+here to save the converge's two minutes). Then, as a user would, a change in leaf pair 1's
+group_vars and `ansible-playbook site.yml --tags leaf --limit leaf_pair1` over SSH, while a
+20 pkt/s ping stream runs from gpu1 (leaf1a) to gpu3 (leaf2a) across the spines:
+
+- an ECN marking probability (roce_lossless.ecn.pmax; WRED_PROFILE only: hitless) rolls
+  without a drain: a watcher reading leaf1a's and leaf1b's FRR running config every 0.2 s
+  never sees `bgp graceful-shutdown`, no drained bgpd.conf is staged, the Drain task does not
+  run; the deployed config_db carries the new probability; 0 packets lost;
+- an ECMP hash-field change (SWITCH_HASH: traffic-affecting) rolls drained: the watcher sees
+  graceful shutdown on both leaves during the roll, none after it; 0 packets lost.
+"""
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev, verify
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.dirname(sys.executable)
+LAB_ID = os.environ.get("ROCE_LAB_ID") or "200"
+NS = "rcl%s-" % LAB_ID
+LAB_DIR = "/tmp/roce-fabric-class-lab-" + LAB_ID
+ENV = {"ROCE_FABRIC_LAB_NS": NS, "ROCE_FABRIC_LAB_BRIDGE": "rclbr" + LAB_ID,
+       "ROCE_FABRIC_LAB_MGMT": "198.19." + LAB_ID, "ROCE_FABRIC_LAB_LINK": "rcm%s-" % LAB_ID,
+       "ROCE_FABRIC_LAB_DIR": LAB_DIR}
+LEAVES = ("leaf1a", "leaf1b")
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0 or not os.path.exists("/usr/lib/frr/bgpd"),
+    reason="needs root and FRR (tools/setup-system.sh installs it)")
+
+PLAN_DUMP = """---
+- name: Hand the plan's devices to the test
+  hosts: roce_switches:gpu_hosts
+  gather_facts: false
+  tasks:
+    - name: Plan
+      ansible.builtin.include_role:
+        name: roce.fabric.plan
+      vars:
+        plan_show_report: false
+        plan_return_plan: true
+      run_once: true
+    - name: Write the devices
+      ansible.builtin.copy:
+        content: "{{ plan_result.plan.devices | to_json }}"
+        dest: "{{ devices_json }}"
+        mode: "0644"
+      delegate_to: localhost
+      run_once: true
+"""
+
+
+def ns_run(name, *argv, check=True):
+    return subprocess.run(["ip", "netns", "exec", NS + name] + list(argv), check=check,
+                          capture_output=True, text=True)
+
+
+def frr_dir(name):
+    return os.path.join(LAB_DIR, NS + name, "frr")
+
+
+def playbook(work, *args):
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".collections"),
+               ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", ANSIBLE_HOST_KEY_CHECKING="False",
+               ANSIBLE_PIPELINING="True", ANSIBLE_FORKS="10", **ENV)
+    result = subprocess.run(
+        [os.path.join(BIN, "ansible-playbook"), "-i", str(work / "inventory" / "hosts.yml"),
+         "-e", "switch_output_dir=%s" % (work / "intended")] + list(args),
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+    with open(work / ("run-%d.log" % time.time()), "w") as log:
+        log.write(result.stdout + result.stderr)
+    result.folded = " ".join((result.stdout + result.stderr).split())
+    return result
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    work = tmp_path_factory.mktemp("rolls-by-class")
+    shutil.copytree(os.path.join(ROOT, "molecule", "fabric", "inventory"), work / "inventory")
+    # this lab's names and directory (group_vars/all/lab.yml derives them from ROCE_LAB_ID)
+    (work / "inventory" / "group_vars" / "all" / "zz-class-lab.yml").write_text(
+        "fabric_lab_dir: %s\nfabric_lab_ns: %s\n" % (LAB_DIR, NS))
+    (work / "inventory" / "group_vars" / "leaf_pair1").mkdir()
+    old = dict((k, os.environ.get(k)) for k in ENV)
+    os.environ.update(ENV)
+    spec = importlib.util.spec_from_file_location("lab_class", os.path.join(
+        ROOT, "molecule", "fabric", "lab.py"))
+    labmod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(labmod)
+    try:
+        (work / "plan.yml").write_text(PLAN_DUMP)
+        devices_json = work / "devices.json"
+        dumped = playbook(work, str(work / "plan.yml"), "-e", "devices_json=%s" % devices_json)
+        assert dumped.returncode == 0, dumped.stdout[-3000:]
+        # the previous render: what the change plan compares with
+        baseline = playbook(work, "site.yml", "-e", '{"roce_deploy": false}')
+        assert baseline.returncode == 0, baseline.stdout[-3000:]
+        devices = json.loads(devices_json.read_text())
+        labmod.up(str(devices_json))
+        for name, dev in devices.items():
+            if dev["kind"] == "switch":
+                _deployed(work, name)
+            else:
+                _host(name, dev)
+        bad = _converged(devices)
+        assert not bad, bad
+        yield work, devices
+    finally:
+        labmod.down()
+        for key, value in old.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _deployed(work, name):
+    """The state switch_deploy leaves: netdevs from config_db, the persistent bgpd.conf loaded,
+    the deployed config_db.json recorded."""
+    configs = work / "intended" / "configs"
+    config_db = json.loads((configs / ("%s.json" % name)).read_text())
+    want = netdev.intended(config_db, loopback_device="lo")
+    have = netdev.live(ns_run(name, "ip", "-j", "link").stdout,
+                       ns_run(name, "ip", "-j", "addr").stdout)
+    changes, missing = netdev.decide(want, have)
+    assert not missing, (name, missing)
+    for change in changes:
+        ns_run(name, *change["argv"])
+    d = frr_dir(name)
+    with open(os.path.join(d, "bgpd.conf"), "w") as handle:
+        handle.write((configs / ("%s.bgpd.conf" % name)).read_text().rstrip("\n") + "\n")
+    ns_run(name, "/usr/lib/frr/frr-reload.py", "--daemon", "bgpd", "--vty_socket", d,
+           "--bindir", "/usr/bin", "--confdir", d, "--rundir", d, "--reload",
+           os.path.join(d, "bgpd.conf"))
+    stage = os.path.join(LAB_DIR, NS + name, "stage")
+    os.makedirs(stage, exist_ok=True)
+    with open(os.path.join(stage, "config_db.json"), "w") as handle:
+        handle.write(json.dumps(config_db, indent=4, sort_keys=True) + "\n")
+
+
+def _host(name, dev):
+    for nic in dev["nics"]:
+        ns_run(name, "ip", "link", "set", nic["name"], "mtu", str(nic["mtu_bytes"]), "up")
+        ns_run(name, "ip", "addr", "add", nic["address"], "dev", nic["name"])
+    first = dev["nics"][0]
+    ns_run(name, "ip", "route", "add", "198.18.64.0/18", "via", first["gateway"], "dev",
+           first["name"])
+
+
+def _converged(devices, timeout_s=90):
+    plan = {"devices": devices}
+    deadline = time.time() + timeout_s
+    while True:
+        bad = {}
+        for name, dev in devices.items():
+            if dev["kind"] != "switch":
+                continue
+            summary = ns_run(name, "vtysh", "--vty_socket", frr_dir(name), "-c",
+                             "show bgp ipv4 unicast summary json").stdout
+            routes = ns_run(name, "ip", "-j", "route", "show").stdout
+            result = verify.check(plan_targets.targets(name, plan), json.loads(summary),
+                                  json.loads(routes))
+            if not result["ok"]:
+                bad[name] = result["summary"]
+        if not bad or time.time() > deadline:
+            return bad
+        time.sleep(2)
+
+
+class DrainWatcher(threading.Thread):
+    """Reads the leaves' FRR running config every 0.2 s; remembers which were ever drained."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.drained, self.reads, self.stop = set(), 0, threading.Event()
+
+    def run(self):
+        while not self.stop.is_set():
+            for name in LEAVES:
+                out = ns_run(name, "vtysh", "--vty_socket", frr_dir(name), "-c",
+                             "show running-config", check=False).stdout
+                self.reads += 1
+                if "bgp graceful-shutdown" in out:
+                    self.drained.add(name)
+            time.sleep(0.2)
+
+
+def roll_under_ping(work, devices, change):
+    """Write leaf pair 1's change, roll it under a ping stream gpu1 -> gpu3 while watching for a
+    drain; (result, ping statistics, leaves seen drained, watcher reads)."""
+    (work / "inventory" / "group_vars" / "leaf_pair1" / "change.yml").write_text(change)
+    src = devices["gpu1"]["nics"][0]
+    dst = devices["gpu3"]["nics"][0]["address"].split("/")[0]
+    assert src["leaf"] == "leaf1a" and devices["gpu3"]["nics"][0]["leaf"] == "leaf2a"
+    stream = subprocess.Popen(["ip", "netns", "exec", NS + "gpu1", "ping", "-q", "-i", "0.05",
+                               "-w", "240", "-I", src["address"].split("/")[0], dst],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    watcher = DrainWatcher()
+    watcher.start()
+    try:
+        time.sleep(1)
+        result = playbook(work, "site.yml", "--tags", "leaf", "--limit", "leaf_pair1")
+        time.sleep(1)
+    finally:
+        watcher.stop.set()
+        watcher.join()
+        stream.send_signal(signal.SIGINT)          # ping prints its statistics on SIGINT
+        out = stream.communicate(timeout=10)[0]
+    print("%s: ping %s; FRR running config read %d times, drained: %s" % (
+        change.replace("\n", " "), " ".join(out.split("---")[-1].split()), watcher.reads,
+        sorted(watcher.drained) or "never"))
+    return result, out, watcher.drained, watcher.reads
+
+
+def task_output(folded, name):
+    """What the run printed for the switch_deploy task starting with ``name``."""
+    marker = "TASK [roce.fabric.switch_deploy : " + name
+    assert marker in folded, name
+    return folded.split(marker, 1)[1].split("TASK [", 1)[0]
+
+
+def _loss(out):
+    transmitted = int(out.split(" packets transmitted", maxsplit=1)[0].split()[-1])
+    received = int(out.split(" received", maxsplit=1)[0].split()[-1])
+    return transmitted, received
+
+
+def test_a_hitless_change_rolls_without_a_drain_and_loses_nothing(lab):
+    work, devices = lab
+    result, out, drained, reads = roll_under_ping(
+        work, devices, "roce_lossless:\n  ecn: {pmax: 0.1}\n")
+    assert result.returncode == 0, result.folded[-4000:]
+    assert "leaf1a hitless WRED_PROFILE ~1" in result.folded
+    assert "leaf1a: hitless in this run's change plan (WRED_PROFILE ~1) -> apply, verify " \
+           "(no drain)" in result.folded
+    assert "leaf pair leaf1a + leaf1b rolled" in result.folded
+    # no drain: never seen in FRR, the drained copy never staged, the Drain task never ran
+    assert reads > 20 and drained == set(), (reads, drained)
+    for leaf in LEAVES:
+        assert not os.path.exists(os.path.join(frr_dir(leaf), "bgpd.roce-fabric-drain.conf"))
+    assert "changed:" not in task_output(result.folded, "Drain (RFC 8326")
+    # what the roll deployed: the new marking probability, recorded as deployed
+    with open(os.path.join(LAB_DIR, NS + "leaf1a", "stage", "config_db.json")) as handle:
+        wred = json.load(handle)["WRED_PROFILE"]
+    assert set(p["green_drop_probability"] for p in wred.values()) == {"10"}
+    transmitted, received = _loss(out)
+    assert transmitted > 50 and received == transmitted and " 0% packet loss" in out, out
+
+
+def test_a_traffic_affecting_change_rolls_drained_and_loses_nothing(lab):
+    work, devices = lab
+    result, out, drained, reads = roll_under_ping(
+        work, devices, "roce_lossless:\n  ecn: {pmax: 0.1}\n"
+        "roce_ecmp: {hash_fields: [src_ip, dst_ip, l4_src_port, l4_dst_port]}\n")
+    assert result.returncode == 0, result.folded[-4000:]
+    assert "leaf1a traffic-affecting SWITCH_HASH ~1" in result.folded
+    assert "leaf1a: traffic-affecting in this run's change plan (SWITCH_HASH ~1) -> drain, " \
+           "apply, verify, undrain" in result.folded
+    drain_task = task_output(result.folded, "Drain (RFC 8326")
+    assert "changed: [leaf1a]" in drain_task and "changed: [leaf1b]" in drain_task
+    assert drained == set(LEAVES), (reads, drained)           # drained during the roll ...
+    for leaf in LEAVES:                                       # ... and undrained after it
+        running = ns_run(leaf, "vtysh", "--vty_socket", frr_dir(leaf), "-c",
+                         "show running-config").stdout
+        assert "bgp graceful-shutdown" not in running
+    transmitted, received = _loss(out)
+    assert transmitted > 50 and received == transmitted and " 0% packet loss" in out, out
