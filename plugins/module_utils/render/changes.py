@@ -29,9 +29,9 @@ import json
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
-
-HITLESS, TRAFFIC, FLAP, RELOAD = "hitless", "traffic-affecting", "port-flapping", "reload"
-CLASSES = (HITLESS, TRAFFIC, FLAP, RELOAD)          # mildest first
+# the classes are the roll's (deploy/ ships to targets and imports nothing from render/)
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.roll import (
+    CLASSES, FLAP, HITLESS, RELOAD, TRAFFIC)
 ACTION = {
     HITLESS: "apply without a drain",
     TRAFFIC: "drain first",
