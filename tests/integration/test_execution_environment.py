@@ -25,6 +25,7 @@ def test_ee_build_context():
     with tarfile.open(os.path.join(build, "collections", "roce-fabric.tar.gz")) as tar:
         names = tar.getnames()
     assert "MANIFEST.json" in names
-    assert "plugins/module_utils/plan.py" in names
+    assert "plugins/module_utils/pipeline.py" in names
+    assert "plugins/plugin_utils/plan_store.py" in names
     assert "roles/switch_deploy/tasks/roll.yml" in names
     assert not [n for n in names if n.startswith((".venv", ".collections", ".build"))]

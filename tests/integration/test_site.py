@@ -62,7 +62,8 @@ def test_bad_inventory_fails_clearly(inventory_copy):
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert ("host_vars/gpu1.yml:1): roce_nic_overrides.0.port = 'Ethernet999' is not valid: "
-            "a port of leaf1a (Ethernet0 .. Ethernet508 (sn5600, 2x400G))") in output
+            "a port of leaf1a: Ethernet0, Ethernet4 .. Ethernet508 (128 ports, sn5600, "
+            "2x400G)") in output
     assert "Traceback" not in output
 
 
