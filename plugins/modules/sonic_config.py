@@ -60,7 +60,7 @@ options:
         delete and re-create into the ignored SET) - first the rows using them, then the
         profiles, then the pools; then everything else, which creates them again with the
         planned fields and puts rows the plan does not own back as they ran. The ports lose
-        those PGs and queues in between: use a maintenance window.
+        those PGs and queues in between, so use a maintenance window.
     type: bool
     default: false
   state:
