@@ -99,7 +99,7 @@ patch:
 phases:
   description:
     - The patch as the C(config apply-patch) runs that apply it, in order (their concatenation
-      is O(patch)); more than one when objects are re-created (O(allow_buffer_recreate)) or
+      is RV(patch)); more than one when objects are re-created (O(allow_buffer_recreate)) or
       pools grow while others are removed or shrunk.
   returned: when state is applied
   type: list

@@ -222,7 +222,7 @@ def roll_under_ping(work, devices, change):
         stream.send_signal(signal.SIGINT)          # ping prints its statistics on SIGINT
         out = stream.communicate(timeout=10)[0]
     print("%s: ping %s; FRR running config read %d times, drained: %s" % (
-        change.replace("\n", " "), " ".join(out.split("---")[-1].split()), watcher.reads,
+        change.replace("\n", " "), " ".join(out.rsplit("---", maxsplit=1)[-1].split()), watcher.reads,
         sorted(watcher.drained) or "never"))
     return result, out, watcher.drained, watcher.reads
 

@@ -85,7 +85,7 @@ def _ip4(text: str) -> Optional[int]:
 def _in_subnets(address: str, subnets: Iterable[str]) -> bool:
     ip = _ip4(address)
     for subnet in subnets:
-        net, _, length = subnet.partition("/")
+        net, _slash, length = subnet.partition("/")
         base = _ip4(net)
         if ip is None or base is None or not length.isdigit():
             if address == net:

@@ -76,8 +76,10 @@ def tables(buf: Buffer) -> Dict[str, Any]:
     return out
 
 
-def port_rows(buf: Buffer) -> Tuple[Dict[str, str], Dict[str, str],
-                                   Optional[Dict[str, str]], Optional[Dict[str, str]]]:
+Row = Dict[str, str]
+
+
+def port_rows(buf: Buffer) -> Tuple[Row, Row, Optional[Row], Optional[Row]]:
     """Rows every port repeats: (lossy PG row, lossy queue row, ingress list row or None,
     egress list row or None)."""
     if buf["vendor"] == "nvidia":
