@@ -221,16 +221,7 @@ def main():
         supports_check_mode=True,
     )
 
-    tools = {}
-
-    def run(argv):
-        # A missing tool answers like a shell would (127), so gathering names it once instead
-        # of failing on "Error executing command." (AnsibleModule.run_command).
-        if argv[0] not in tools:
-            tools[argv[0]] = module.get_bin_path(argv[0])
-        if not tools[argv[0]]:
-            return live.MISSING, "", "%s: command not found" % argv[0]
-        return module.run_command(argv)
+    run = live.tool_runner(module.run_command, module.get_bin_path)
 
     wants = module.params["interfaces"]
     manager = module.params["network_manager"]

@@ -91,14 +91,7 @@ def main():
         supports_check_mode=True)
     names = module.params["interfaces"] or sorted(
         n for n in (live.list_dir("/sys/class/net") or []) if n != "lo")
-    tools = {}
-
-    def run(argv):
-        if argv[0] not in tools:
-            tools[argv[0]] = module.get_bin_path(argv[0])
-        if not tools[argv[0]]:
-            return live.MISSING, "", "%s: command not found" % argv[0]
-        return module.run_command(argv)
+    run = live.tool_runner(module.run_command, module.get_bin_path)
 
     facts = {}
     for name in names:

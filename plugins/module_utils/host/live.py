@@ -75,6 +75,23 @@ def _uevent(read, base):
             "bus_info": fields.get("PCI_SLOT_NAME") or None}
 
 
+def tool_runner(run_command: Callable[[List[str]], Tuple[int, str, str]],
+                find_tool: Callable[[str], Optional[str]]) -> Run:
+    """The ``run`` the gatherers take, over a module's run_command and tool lookup: a missing
+    tool answers like a shell would (MISSING, "<tool>: command not found"), so gathering names
+    it once instead of failing on "Error executing command." (AnsibleModule.run_command); each
+    tool is looked up once."""
+    paths = {}
+
+    def run(argv):
+        if argv[0] not in paths:
+            paths[argv[0]] = find_tool(argv[0])
+        if not paths[argv[0]]:
+            return MISSING, "", "%s: command not found" % argv[0]
+        return run_command(argv)
+    return run
+
+
 def gather(name: str, run: Run, read: Read, listdir: ListDir) -> Optional[Dict[str, Any]]:
     """Facts of interface ``name``: driver stack, RDMA device and port, NUMA, channels, pause,
     DCB (APP table, ETS, PFC, DCBX mode), private flags, MTU and the RDMA side. A tool that is
