@@ -48,7 +48,15 @@ def show(value: Any) -> str:
     return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 3] + "..."
 
 
+_PLAIN_TYPES = (bool, int, float, str, list, tuple, dict)
+
+
 def _describe(value):
+    """The type a user wrote: the plain one for Ansible's tagged subclasses (a templated or
+    -e string is an _AnsibleTaggedStr), the class name otherwise."""
+    for plain in _PLAIN_TYPES:
+        if isinstance(value, plain):
+            return plain.__name__
     return type(value).__name__
 
 
