@@ -27,9 +27,21 @@ YANG_MISSING = ("SONiC YANG models not found at %s: YANG tests skipped (point "
                 "ROCE_SONIC_YANG_DIR at a SONiC image's yang-models to run them)" % YANG_DIR)
 
 
+# Other data beside the checkout (../shared) that tests read when it is there and CI requires.
+SHARED_DATA = {
+    "running-configs": "the deploy tests on real EOS and SONiC running configs",
+    "sku_data": "the vendors' port maps and pg_profile_lookup.ini tables",
+}
+
+
 def pytest_terminal_summary(terminalreporter):
     if not os.path.isdir(YANG_DIR):
         terminalreporter.write_line(YANG_MISSING)
+    shared = os.path.join(os.path.dirname(ROOT), "shared")
+    for name, what in SHARED_DATA.items():
+        if not os.path.isdir(os.path.join(shared, name)):
+            terminalreporter.write_line("%s not found: %s skipped (required in CI)"
+                                        % (os.path.join(shared, name), what))
 
 
 _VALIDATOR = []
