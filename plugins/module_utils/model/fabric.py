@@ -21,7 +21,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model import (
@@ -71,13 +71,18 @@ class Port:
                  "cable_m", "media", "mtu_bytes", "address", "peer_address", "up",
                  "headroom_bytes", "lanes", "alias", "cage", "lanes_per_port", "portmap")
 
-    def __init__(self, switch: str, name: str, index: int) -> None:
-        self.switch, self.name, self.index = switch, name, index
-        self.peer_kind = self.peer = self.peer_port = None
-        self.speed_gbps = self.cable_m = self.media = self.mtu_bytes = None
-        self.address = self.peer_address = None
+    def __init__(self, sw: "Switch", name: str, index: int, link: Dict[str, Any],
+                 peer_kind: str, peer: str, peer_port: Optional[str],
+                 lanes: Tuple[str, Optional[str], int, int]) -> None:
+        # every slot set once: a 100k-GPU fabric makes 655,360 ports
+        self.switch, self.name, self.index, self.portmap = sw.name, name, index, sw.portmap
+        self.peer_kind, self.peer, self.peer_port = peer_kind, peer, peer_port
+        self.speed_gbps, self.cable_m, self.media = (link["speed_gbps"], link.get("cable_m"),
+                                                     link["media"])
+        self.mtu_bytes = sw.mtu_bytes
+        self.lanes, self.alias, self.cage, self.lanes_per_port = lanes
+        self.address = self.peer_address = self.headroom_bytes = None
         self.up = True
-        self.headroom_bytes = self.lanes = self.alias = None
 
 
 class Switch:
@@ -262,17 +267,12 @@ def _port(fab, sw, index, link, peer_kind, peer, peer_port):
             field, sw.model or sw.port_count,
             "a switch with at least %d ports: port %d is needed for %s %s (it has %s)"
             % (index + 1, index, peer_kind, peer, sw.portmap.describe()), sw.name)
-    name, lanes, alias, cage, per = sw.portmap.port(index, link["speed_gbps"])
+    facts = sw.portmap.port(index, link["speed_gbps"])     # name, lanes, alias, cage, per
+    name = facts[0]
     if name in sw.ports:
         raise errors.RoceInputError("port", name, "a port wired once (already to %s %s)"
                                     % (sw.ports[name].peer_kind, sw.ports[name].peer), sw.name)
-    p = Port(sw.name, name, index)
-    p.peer_kind, p.peer, p.peer_port = peer_kind, peer, peer_port
-    p.speed_gbps, p.cable_m, p.media = link["speed_gbps"], link.get("cable_m"), link["media"]
-    p.mtu_bytes = sw.mtu_bytes
-    p.lanes, p.alias, p.cage, p.lanes_per_port = lanes, alias, cage, per
-    p.portmap = sw.portmap
-    sw.ports[name] = p
+    p = sw.ports[name] = Port(sw, name, index, link, peer_kind, peer, peer_port, facts[1:])
     return p
 
 
@@ -402,7 +402,7 @@ def _wire_hosts(fab, hosts, hostvars, nics):
     per_plane, layout = _rail_layout(fab, nics)
     n_groups = min(entry[2] for entry in layout)
     per_group = -(-len(hosts) // n_groups) if hosts else 0
-    next_port = {}
+    next_port, taken = {}, {}      # per leaf: next index to try, indices wired
     for h, name in enumerate(hosts):
         hv = hostvars.get(name, {})
         group = errors.number("roce_rail_group", hv.get("roce_rail_group", h // per_group), 0,
@@ -441,11 +441,11 @@ def _wire_hosts(fab, hosts, hostvars, nics):
                                                 % (leaf.name, leaf.portmap.describe()), name)
             else:
                 index = next_port.get(leaf.name, 0)
-                taken = set(p.index for p in leaf.ports.values())
-                while index in taken:
+                while index in taken.get(leaf.name, ()):
                     index += 1
                 next_port[leaf.name] = index + 1
             port = _port(fab, leaf, index, s["host_link"], "host", name, nic.name)
+            taken.setdefault(leaf.name, set()).add(index)   # host ports are a leaf's first
             nic.leaf, nic.leaf_port, nic.rail = leaf.name, port.name, i
             nic.speed_gbps, nic.cable_m, nic.media = port.speed_gbps, port.cable_m, port.media
             nic.mtu_bytes = ov.get("mtu_bytes", s["mtu"]["host"])

@@ -49,6 +49,8 @@ def _end_key(kind, end):
 def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
     """Apply every switch's roce_link_overrides and every NIC's cable override to the links.
     ``relane(port)`` recomputes a port's default lanes after a speed change."""
+    if not _any_override(fab):
+        return      # the common case: no index of a million link ends to build
     by_end = {}
     for i, (kind, a, b) in enumerate(fab.links):
         by_end[(a.switch, a.name)] = i
@@ -91,6 +93,14 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
                 relane(a)
                 if kind == "fabric":
                     relane(b)
+
+
+def _any_override(fab: Any) -> bool:
+    """Whether any switch or NIC overrides a link (what apply_overrides reads)."""
+    for sw in fab.all_switches():
+        if sw.vars.get("roce_link_overrides") or any(sw.vars.get(v) for v in GROUP_VARS):
+            return True
+    return any(fab.host_vars(host).get("roce_nic_overrides") for host, _nics in fab.hosts)
 
 
 def wired_ports(sw: Any, runs: int = 4) -> str:

@@ -44,8 +44,9 @@ class _Pool:
         self.next += 1
         if self.step == 1:
             return "%s/%d" % (self.text(first), self.prefixlen)
-        return ("%s/%d" % (self.text(first), self.prefixlen),
-                "%s/%d" % (self.text(first + 1), self.prefixlen))
+        # a /31's two addresses differ in the last octet only (the pool starts on a boundary)
+        head = "%d.%d.%d." % (first >> 24, (first >> 16) & 255, (first >> 8) & 255)
+        return ("%s%d/31" % (head, first & 255), "%s%d/31" % (head, (first & 255) + 1))
 
 
 def _ipv4_text(value):
@@ -86,12 +87,15 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
                      if "roce_loopback" in sw.vars)
     for kind, a, b in fab.links:
         # Lower tier gets the odd address: spine .0 / leaf .1, leaf .0 / NIC .1 (JVD style).
-        pair = (fabric_pool if kind == "fabric" else host_pool).take()
-        for end, auto in ((a, pair[0]), (b, pair[1])):
-            if end.address is None:
-                end.address = auto
-            else:
-                overridden.add(id(end.address))
+        upper, lower = (fabric_pool if kind == "fabric" else host_pool).take()
+        if a.address is None:
+            a.address = upper
+        else:
+            overridden.add(id(a.address))
+        if b.address is None:
+            b.address = lower
+        else:
+            overridden.add(id(b.address))
         if kind == "fabric":
             a.peer_address, b.peer_address = b.address, a.address
         else:

@@ -14,6 +14,7 @@ __metaclass__ = type
 
 import contextlib
 import gc
+import operator
 from collections import Counter
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
@@ -59,26 +60,28 @@ def _cable_class(cable_m):
     return int(-(-cable_m // 1))
 
 
-def _switch_lossless(fab, sw, peers_mtu, classes, memo):
+def _switch_lossless(fab, sw, ordered, ends, memo):
     """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class).
 
     Switches with the same ASIC, settings and up ports (name, speed, cable, MTUs, media,
     headroom override) get the same answer: it is computed once per such shape and shared, so a
     fabric of thousands of identical leaves costs a handful of computations (read-only)."""
     hv = sw.vars
-    ordered = sorted(sw.ports.values(), key=lambda x: x.index)
     key = (sw.asic, repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
            tuple(sw.qos["lossless_priorities"]),
-           sw.model, tuple((p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, p.lanes_per_port,
-                            peers_mtu[(sw.name, p.name)], p.media, p.headroom_bytes,
-                            classes.get((sw.name, p.name)))
-                           for p in ordered if p.up))
+           sw.model, tuple([(p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, p.lanes_per_port,
+                             ends[p], p.media, p.headroom_bytes)
+                            for p in ordered if p.up]))
     if key not in memo:
-        memo[key] = _compute_lossless(fab, sw, peers_mtu, classes, ordered)
+        asic, result = _compute_lossless(fab, sw, ends, ordered)
+        memo[key] = (asic, result, dict((p["name"], p) for p in result["ports"]))
     return memo[key]
 
 
-def _compute_lossless(fab, sw, peers_mtu, classes, ordered):
+_INDEX = operator.attrgetter("index")      # a switch's ports in port-map order
+
+
+def _compute_lossless(fab, sw, ends, ordered):
     hv = sw.vars
     asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
     _sku_total(asic, _hardware(sw), hv.get("roce_asic_overrides") or {})
@@ -95,10 +98,10 @@ def _compute_lossless(fab, sw, peers_mtu, classes, ordered):
         if not p.up:
             continue
         # the link's cable class, the same at both ends (buffer_model.link_class)
-        cls = classes.get((sw.name, p.name)) or _cable_class(p.cable_m)
+        peer_mtu, cls = ends[p]
         ports.append({"name": p.name, "speed_gbps": p.speed_gbps,
-                      "cable_m": cls, "mtu_bytes": p.mtu_bytes,
-                      "peer_mtu_bytes": peers_mtu[(sw.name, p.name)], "media": p.media,
+                      "cable_m": cls or _cable_class(p.cable_m), "mtu_bytes": p.mtu_bytes,
+                      "peer_mtu_bytes": peer_mtu, "media": p.media,
                       "lanes": p.lanes_per_port})
         if p.headroom_bytes is not None:
             if (sonic_intent or {}).get("buffer_model") == "dynamic":
@@ -140,7 +143,7 @@ def _compute_lossless(fab, sw, peers_mtu, classes, ordered):
         port["table_row"] = port["cable_class_m"] in (
             buffer_model.cable_classes(sw, fp.speed_gbps) or ())
         port["cable_m"] = fp.cable_m
-        key = (fp.speed_gbps, fp.cable_m, fp.mtu_bytes, peers_mtu[(sw.name, fp.name)], fp.media)
+        key = (fp.speed_gbps, fp.cable_m, fp.mtu_bytes, ends[fp][0], fp.media)
         if key not in required:
             required[key] = headroom.port_headroom(
                 asic, fp.speed_gbps, fp.cable_m, fp.mtu_bytes, key[3], model=physical,
@@ -166,10 +169,10 @@ def _sku_total(asic, hardware, overrides):
                 asic.source("total_buffer_bytes")), True)
 
 
-def _bgp(fab, sw):
+def _bgp(fab, sw, ordered):
     s = fab.settings
     neighbors = []
-    for p in sorted(sw.ports.values(), key=lambda x: x.index):
+    for p in ordered:
         if p.peer_kind in ("spine", "leaf", "superspine") and p.up:
             peer = fab.switches[p.peer]
             neighbors.append({"port": p.name, "peer_port": p.peer_port,
@@ -195,10 +198,19 @@ def _once(shared, key, make):
     return shared[key]
 
 
-def _switch_intent(fab, sw, asic, lossless_result, shared):
+def _switch_intent(fab, sw, ordered, lossless, shared):
+    """``ordered``: the switch's ports by index; ``lossless``: (asic, result, result's ports by
+    name) from _switch_lossless."""
+    asic, lossless_result, by_name = lossless
     ports = []
-    by_name = dict((p["name"], p) for p in lossless_result["ports"])
-    for p in sorted(sw.ports.values(), key=lambda x: x.index):
+    below, above = fabric.DOWNLINK[sw.role], fabric.UPLINK.get(sw.role)
+    down = up = 0
+    for p in ordered:
+        if p.up:
+            if p.peer_kind == below:
+                down += p.speed_gbps
+            elif p.peer_kind == above:
+                up += p.speed_gbps
         ports.append({
             "name": p.name, "index": p.index, "up": p.up, "peer_kind": p.peer_kind,
             "peer": p.peer, "peer_port": p.peer_port, "speed_gbps": p.speed_gbps,
@@ -208,9 +220,6 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
             "lanes_per_port": p.lanes_per_port,
             "lossless": by_name.get(p.name),
         })
-    below, above = fabric.DOWNLINK[sw.role], fabric.UPLINK.get(sw.role)
-    down = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == below and p.up)
-    up = sum(p.speed_gbps for p in sw.ports.values() if p.peer_kind == above and p.up)
     return {
         "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
         "oversubscription": down / float(up) if up else None,
@@ -223,7 +232,7 @@ def _switch_intent(fab, sw, asic, lossless_result, shared):
                       lambda: dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role],
                                    rendered=capabilities.ecmp(sw.platform, asic.value("family"),
                                                               sw.role, sw.ecmp))),
-        "bgp": _bgp(fab, sw), "ports": ports,
+        "bgp": _bgp(fab, sw, ordered), "ports": ports,
         "base_config": _base_config(sw),
         "buffer": _once(shared, ("buffer", id(lossless_result)), lambda: dict(
             (k, v) for k, v in lossless_result.items() if k != "ports")),
@@ -301,23 +310,31 @@ def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
     }
 
 
-def _link_classes(fab):
-    """{(switch, port): cable class} for every link: one class per cable, chosen from the
-    pg_profile_lookup.ini lengths of the switch ends (buffer_model.link_class), so both ends
-    size and name their headroom for the same length."""
-    out, memo, per_end = {}, {}, {}
+def _link_ends(fab):
+    """{switch Port: (the peer's MTU, the cable class)} for every switch end of every link.
+    One class per cable, chosen from the pg_profile_lookup.ini lengths of the switch ends
+    (buffer_model.link_class), so both ends size and name their headroom for the same length.
+    Keyed by the Port object itself: a million ends, no key tuples."""
+    out, memo, tables = {}, {}, {}
     for kind, a, b in fab.links:
-        ends = [a] if kind == "host" else [a, b]
-        for e in ends:      # a switch's table at a speed: looked up once, not per link
-            if (e.switch, e.speed_gbps) not in per_end:
-                per_end[(e.switch, e.speed_gbps)] = buffer_model.cable_classes(
-                    fab.switches[e.switch], e.speed_gbps)
-        options = tuple(per_end[(e.switch, e.speed_gbps)] for e in ends)
+        # a switch's table at a speed: looked up once, not per link
+        key_a = (a.switch, a.speed_gbps)
+        if key_a not in tables:
+            tables[key_a] = buffer_model.cable_classes(fab.switches[a.switch], a.speed_gbps)
+        if kind == "host":
+            options = (tables[key_a],)
+        else:
+            key_b = (b.switch, b.speed_gbps)
+            if key_b not in tables:
+                tables[key_b] = buffer_model.cable_classes(fab.switches[b.switch], b.speed_gbps)
+            options = (tables[key_a], tables[key_b])
         key = (a.cable_m, options)
-        if key not in memo:
-            memo[key] = buffer_model.link_class(a.cable_m, options)
-        for e in ends:
-            out[(e.switch, e.name)] = memo[key]
+        cls = memo.get(key)
+        if cls is None:
+            cls = memo[key] = buffer_model.link_class(a.cable_m, options)
+        out[a] = (b.mtu_bytes, cls)
+        if kind != "host":
+            out[b] = (a.mtu_bytes, cls)
     return out
 
 
@@ -340,17 +357,13 @@ def build_intent(groups, hostvars):
     RoceInputError (naming host, field, value and what is allowed) on invalid inventory. The
     checks run over this in pipeline.build_plan."""
     fab = fabric.build_fabric(groups, hostvars)
-    peers_mtu = {}
-    for kind, a, b in fab.links:
-        peers_mtu[(a.switch, a.name)] = b.mtu_bytes
-        if kind != "host":
-            peers_mtu[(b.switch, b.name)] = a.mtu_bytes
-    classes = _link_classes(fab)
+    ends = _link_ends(fab)
     devices = {}
     memo, shared = {}, {}      # identical switches share computed, read-only intent parts
     for sw in fab.all_switches():
-        asic, result = _switch_lossless(fab, sw, peers_mtu, classes, memo)
-        devices[sw.name] = _switch_intent(fab, sw, asic, result, shared)
+        ordered = sorted(sw.ports.values(), key=_INDEX)
+        lossless = _switch_lossless(fab, sw, ordered, ends, memo)
+        devices[sw.name] = _switch_intent(fab, sw, ordered, lossless, shared)
     qos_cache = {}
     # NCCL_IB_ADAPTIVE_ROUTING only where every leaf and spine renders adaptive routing
     fabric_ar = all(d["ecmp"]["rendered"]["adaptive_routing"] for d in devices.values()
