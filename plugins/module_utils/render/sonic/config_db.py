@@ -63,10 +63,7 @@ def config_db(dev: SwitchIntent) -> Dict[str, Any]:
     """CONFIG_DB tables for switch intent ``dev`` (the plan's devices[<switch>])."""
     db = _switch_tables(dev)
     db.update(buffers.tables(dev["buffer"]))
-    rows = _shared_rows(dev)
-    profiles, wreds = {}, {}
-    for port in dev["ports"]:
-        _port_tables(db, dev, port, rows, profiles, wreds)
+    _port_tables(db, dev, _shared_rows(dev))
     for nbr in dev["bgp"]["neighbors"]:
         db["BGP_NEIGHBOR"][nbr["address"]] = {
             "asn": str(nbr["asn"]), "name": nbr["name"], "local_addr": nbr["local_address"],
@@ -82,6 +79,7 @@ def _switch_tables(dev: SwitchIntent) -> Dict[str, Any]:
     """The switch-wide tables (metadata, QoS maps, schedulers, hash, counters) and the empty
     per-port tables the ports fill in."""
     q = dev["qos"]
+    maps = _qos_maps(q)
     hash_fields = [HASH_FIELDS[f] for f in dev["ecmp"]["rendered"]["hash_fields"]]
     return {
         "DEVICE_METADATA": {"localhost": {
@@ -93,12 +91,9 @@ def _switch_tables(dev: SwitchIntent) -> Dict[str, Any]:
         "PORT": {}, "INTERFACE": {}, "DEVICE_NEIGHBOR": {}, "BGP_NEIGHBOR": {},
         "CABLE_LENGTH": {"AZURE": {}},
         "BUFFER_PG": {}, "BUFFER_QUEUE": {},
-        "DSCP_TO_TC_MAP": {MAP: dict((str(d), str(q["dscp_to_tc"].get(d, 0)))
-                                     for d in range(64))},
-        "TC_TO_PRIORITY_GROUP_MAP": {MAP: dict((str(t), str(pg))
-                                               for t, pg in sorted(q["tc_to_pg"].items()))},
-        "TC_TO_QUEUE_MAP": {MAP: dict((str(t), str(x))
-                                      for t, x in sorted(q["tc_to_queue"].items()))},
+        "DSCP_TO_TC_MAP": {MAP: dict(maps[0])},
+        "TC_TO_PRIORITY_GROUP_MAP": {MAP: dict(maps[1])},
+        "TC_TO_QUEUE_MAP": {MAP: dict(maps[2])},
         "MAP_PFC_PRIORITY_TO_QUEUE": {MAP: dict((str(t), str(t)) for t in range(8))},
         "PORT_QOS_MAP": {"global": {"dscp_to_tc_map": MAP}},
         "WRED_PROFILE": {}, "QUEUE": {}, "SCHEDULER": dict(SCHEDULERS),
@@ -107,6 +102,24 @@ def _switch_tables(dev: SwitchIntent) -> Dict[str, Any]:
         "FLEX_COUNTER_TABLE": dict((c, {"FLEX_COUNTER_STATUS": "enable"}) for c in FLEX_COUNTERS),
         "BUFFER_PORT_INGRESS_PROFILE_LIST": {}, "BUFFER_PORT_EGRESS_PROFILE_LIST": {},
     }
+
+
+_MAPS = {}      # id(QoS intent) -> (the intent, its map rows); the intent is kept, so its id
+_MAPS_MAX = 1000  # is not reused while cached (switches share a handful of QoS intents)
+
+
+def _qos_maps(q: Dict[str, Any]) -> Tuple[Tuple[Tuple[str, str], ...], ...]:
+    """The DSCP -> TC, TC -> PG and TC -> queue rows of QoS intent ``q`` as text, made once per
+    intent the switches share (every switch copies them into its own tables)."""
+    hit = _MAPS.get(id(q))
+    if hit is None or hit[0] is not q:
+        if len(_MAPS) > _MAPS_MAX:
+            _MAPS.clear()
+        hit = _MAPS[id(q)] = (q, (
+            tuple((str(d), str(q["dscp_to_tc"].get(d, 0))) for d in range(64)),
+            tuple((str(t), str(pg)) for t, pg in sorted(q["tc_to_pg"].items())),
+            tuple((str(t), str(x)) for t, x in sorted(q["tc_to_queue"].items()))))
+    return hit[1]
 
 
 def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
@@ -127,6 +140,7 @@ def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
                                         "strict" else "lossy_dwrr"}))
         elif queue == 0:
             queue_sched.append((queue, {"scheduler": "lossy_dwrr"}))
+    queue_sched = [("|%d" % queue, entry) for queue, entry in queue_sched]   # QUEUE key suffixes
     return {
         "pg": [("|" + pg, None) for pg in _ranges(lossless)] +
               [("|" + pg, lossy_pg_row) for pg in _ranges([0])],
@@ -141,44 +155,58 @@ def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
     }
 
 
-def _port_tables(db: Dict[str, Any], dev: SwitchIntent, port: PortIntent, rows: Dict[str, Any],
-                 profiles: Dict[Any, Any], wreds: Dict[int, Any]) -> None:
-    """One port's rows in every per-port table (``profiles``/``wreds``: rows already made for
-    the port's headroom / ECN class)."""
-    name = port["name"]
-    ll = port["lossless"]
-    db["PORT"][name] = {
-        "lanes": port["lanes"], "alias": port["alias"], "index": str(port["cage"]),
-        "speed": str(port["speed_gbps"] * 1000), "mtu": str(port["mtu_bytes"]), "fec": "rs",
-        "admin_status": "up" if port["up"] else "down",
-        "description": "%s:%s" % (port["peer"], port["peer_port"]),
-    }
-    db["INTERFACE"][name] = {}
-    db["INTERFACE"]["%s|%s" % (name, port["address"])] = {}
-    db["DEVICE_NEIGHBOR"][name] = {"name": port["peer"], "port": port["peer_port"]}
-    if not ll:
-        return      # admin-down port: no lossless objects
-    pkey = (port["speed_gbps"], ll["cable_class_m"], id(ll["headroom"]))
-    if pkey not in profiles:
-        profiles[pkey] = _pg_profile(db, dev, port)
-    pg_row, cable = profiles[pkey]
-    db["CABLE_LENGTH"]["AZURE"][name] = cable
-    for suffix, row in rows["pg"]:
-        db["BUFFER_PG"][name + suffix] = pg_row if row is None else row
-    for suffix, row in rows["queue"]:
-        db["BUFFER_QUEUE"][name + suffix] = row
-    if rows["ingress"]:
-        db["BUFFER_PORT_INGRESS_PROFILE_LIST"][name] = rows["ingress"]
-        db["BUFFER_PORT_EGRESS_PROFILE_LIST"][name] = rows["egress"]
-    db["PORT_QOS_MAP"][name] = rows["qos"]
-    if id(ll["ecn"]) not in wreds:
-        wred = wred_name(ll["ecn"])
-        db["WRED_PROFILE"][wred] = _wred(ll["ecn"])
-        wreds[id(ll["ecn"])] = {"scheduler": "roce_dwrr", "wred_profile": wred}
-    for queue, entry in rows["queue_sched"]:
-        db["QUEUE"]["%s|%d" % (name, queue)] = entry or wreds[id(ll["ecn"])]
-    if rows["wd"]:
-        db["PFC_WD"][name] = rows["wd"]
+def _port_tables(db: Dict[str, Any], dev: SwitchIntent, rows: Dict[str, Any]) -> None:
+    """Every port's rows in every per-port table. Ports of one headroom / ECN class share the
+    profile rows made for the first of them. One loop with the tables at hand: a 100k-GPU
+    fabric renders 655,360 ports."""
+    port_t, intf, neigh = db["PORT"], db["INTERFACE"], db["DEVICE_NEIGHBOR"]
+    cable_t, pg_t, queue_t = db["CABLE_LENGTH"]["AZURE"], db["BUFFER_PG"], db["BUFFER_QUEUE"]
+    ingress_t, egress_t = db["BUFFER_PORT_INGRESS_PROFILE_LIST"], \
+        db["BUFFER_PORT_EGRESS_PROFILE_LIST"]
+    qos_t, wred_t, sched_t, wd_t = db["PORT_QOS_MAP"], db["WRED_PROFILE"], db["QUEUE"], \
+        db["PFC_WD"]
+    pg_rows, queue_rows, queue_sched = rows["pg"], rows["queue"], rows["queue_sched"]
+    ingress, egress, qos, wd = rows["ingress"], rows["egress"], rows["qos"], rows["wd"]
+    profiles, wreds, speeds, mtus = {}, {}, {}, {}     # speeds, mtus: their text, once
+    for port in dev["ports"]:
+        name = port["name"]
+        ll = port["lossless"]
+        speed = port["speed_gbps"]
+        port_t[name] = {
+            "lanes": port["lanes"], "alias": port["alias"], "index": str(port["cage"]),
+            "speed": speeds.get(speed) or speeds.setdefault(speed, str(speed * 1000)),
+            "mtu": mtus.get(port["mtu_bytes"]) or mtus.setdefault(port["mtu_bytes"],
+                                                                  str(port["mtu_bytes"])),
+            "fec": "rs", "admin_status": "up" if port["up"] else "down",
+            "description": "%s:%s" % (port["peer"], port["peer_port"]),
+        }
+        intf[name] = {}
+        intf["%s|%s" % (name, port["address"])] = {}
+        neigh[name] = {"name": port["peer"], "port": port["peer_port"]}
+        if not ll:
+            continue      # admin-down port: no lossless objects
+        pkey = (port["speed_gbps"], ll["cable_class_m"], id(ll["headroom"]))
+        if pkey not in profiles:
+            profiles[pkey] = _pg_profile(db, dev, port)
+        pg_row, cable_t[name] = profiles[pkey]
+        for suffix, row in pg_rows:
+            pg_t[name + suffix] = pg_row if row is None else row
+        for suffix, row in queue_rows:
+            queue_t[name + suffix] = row
+        if ingress:
+            ingress_t[name] = ingress
+            egress_t[name] = egress
+        qos_t[name] = qos
+        ecn = ll["ecn"]
+        marks = wreds.get(id(ecn))
+        if marks is None:
+            wred = wred_name(ecn)
+            wred_t[wred] = _wred(ecn)
+            marks = wreds[id(ecn)] = {"scheduler": "roce_dwrr", "wred_profile": wred}
+        for suffix, entry in queue_sched:
+            sched_t[name + suffix] = entry or marks
+        if wd:
+            wd_t[name] = wd
 
 
 def _pg_profile(db: Dict[str, Any], dev: SwitchIntent,
