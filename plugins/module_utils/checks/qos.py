@@ -29,7 +29,10 @@ def _qos_of(dev):
 
 
 def _differing_links(fab, devices):
-    """(device a, where, device b, QoS a, QoS b) for links whose ends have their own QoS intent."""
+    """(device a, where, device b, QoS a, QoS b) for links whose ends have their own QoS intent.
+    Where every device and NIC shares one QoS intent (no override anywhere), no link can."""
+    if not _several_qos(devices):
+        return
     for dev_a, pa, dev_b, b, kind in link_ends(fab, devices):
         qa = dev_a["qos"]
         qb = b["qos"] if kind == "host" else dev_b["qos"]
@@ -37,6 +40,18 @@ def _differing_links(fab, devices):
             continue
         yield dev_a, "%s<->%s:%s" % (pa, dev_b["name"], b["name"] if kind == "host" else b), \
             dev_b, qa, qb
+
+
+def _several_qos(devices):
+    """Whether the devices and NICs hold more than one QoS intent object."""
+    first = None
+    for dev in devices.values():
+        for _where, q in _qos_of(dev):
+            if first is None:
+                first = q
+            elif q is not first:
+                return True
+    return False
 
 
 @rule("pfc-match", "ERROR",

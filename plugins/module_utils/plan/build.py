@@ -15,7 +15,6 @@ __metaclass__ = type
 import contextlib
 import gc
 import operator
-from collections import Counter
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
@@ -171,24 +170,31 @@ def _sku_total(asic, hardware, overrides):
 
 def _bgp(fab, sw, ordered):
     s = fab.settings
-    neighbors = []
+    switches, above = fab.switches, fabric.UPLINK.get(sw.role)
+    neighbors, per_peer, uplinks = [], {}, 0
     for p in ordered:
-        if p.peer_kind in ("spine", "leaf", "superspine") and p.up:
-            peer = fab.switches[p.peer]
+        if not p.up:
+            continue
+        if p.peer_kind == above:
+            uplinks += 1
+        if p.peer_kind in _FABRIC_PEERS:
+            peer = switches[p.peer]
             neighbors.append({"port": p.name, "peer_port": p.peer_port,
                               "address": p.peer_address.split("/")[0],
                               "local_address": p.address.split("/")[0], "asn": peer.asn,
                               "name": peer.name})
+            per_peer[peer.name] = per_peer.get(peer.name, 0) + 1
     # The widest ECMP set: a leaf spreads over every uplink, a three-tier spine over its
     # super-spine uplinks (other pods); otherwise over the parallel links to one peer below.
-    per_peer = Counter(n["name"] for n in neighbors)
-    up = [p for p in sw.ports.values() if p.up and p.peer_kind == fabric.UPLINK.get(sw.role)]
-    width = len(up) if up else min(per_peer.values() or [0])
+    width = uplinks or min(per_peer.values() or [0])
     return {"asn": sw.asn, "router_id": sw.loopback.split("/")[0],
             "maximum_paths": s["routing"]["maximum_paths"],
             "ecmp_width": width, "neighbors": neighbors,
             "allowas_in": bool(s["asn"]["allowas_in"]),
             "advertise": s["routing"]["advertise"]}
+
+
+_FABRIC_PEERS = frozenset(("spine", "leaf", "superspine"))
 
 
 def _once(shared, key, make):

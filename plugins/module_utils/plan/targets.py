@@ -26,6 +26,10 @@ def network(address: str) -> str:
     arithmetic: the plan's addresses passed the gate (dotted quads, IPv4 only), and this runs
     for every host port of every switch (ipaddress was a third of the config render time)."""
     ip, _slash, plen = address.partition("/")
+    if plen == "31":      # a link /31 (most calls): the two halves differ in the last bit only;
+        head, _dot, last = ip.rpartition(".")     # the gate parsed given ones with inet_pton
+        octet = int(last)
+        return address if not octet & 1 else "%s.%d/31" % (head, octet - 1)
     length = int(plen) if plen else 32
     value = int.from_bytes(socket.inet_aton(ip), "big")
     mask = (0xFFFFFFFF << (32 - length)) & 0xFFFFFFFF

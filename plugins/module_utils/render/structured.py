@@ -81,6 +81,10 @@ def _block(value, indent, out):
                 head = _KEYS[key] = _key(key)
             if isinstance(child, str):     # the common case first: this runs per port field
                 out.append(pad + head + " " + _text(child))
+            elif isinstance(child, _Rows):
+                out.append(pad + head)
+                item = pad + "  - "
+                out.extend([item + row for row in child])
             elif isinstance(child, _Profile):
                 out.append(pad + head)
                 out.extend(_shared_lines(child, indent + 1))
@@ -146,19 +150,22 @@ def structured_yaml(dev):
     required/configured headroom of one port class) is written once under
     ``lossless_profiles``, as SONiC's BUFFER_PG rows reference BUFFER_PROFILE. Rows of scalars
     (ports, BGP neighbours) are one flow mapping per line."""
-    profiles, by_id, by_text, ports = {}, {}, {}, []
+    profiles, by_id, by_text, by_object, ports = {}, {}, {}, {}, []
     for port in dev["ports"]:
         lossless = port["lossless"]
         if lossless is None:
-            ports.append(port)
+            ports.append(None)
+            continue
+        name = by_object.get(id(lossless))      # ports of a class share one lossless object
+        if name is not None:
+            ports.append(name)
             continue
         # Ports of a class share their objects in a plan built here; a plan that went through
         # Ansible (JSON) has copies, so the profile's identity is its content.
         ident = (id(lossless["headroom"]), id(lossless["ecn"]), lossless["cable_class_m"],
                  lossless["headroom_required_bytes"], lossless["headroom_configured_bytes"])
         if ident not in by_id:
-            content = _Profile((k, v) for k, v in lossless.items() if k not in PORT_FIELDS)
-            content.key = _sorted_row(content)
+            content = _profile(lossless)
             if content.key not in by_text:
                 base = "%dG_%sm_%d" % (port["speed_gbps"], lossless["cable_class_m"],
                                        port["mtu_bytes"])
@@ -169,17 +176,63 @@ def structured_yaml(dev):
                 by_text[content.key] = name
                 profiles[name] = content
             by_id[ident] = by_text[content.key]
-        view = dict(port)
-        del view["lossless"]
-        view["lossless_profile"] = by_id[ident]
-        ports.append(view)
+        ports.append(by_id[ident])
+        by_object[id(lossless)] = by_id[ident]
     view = dict(dev)
     del view["ports"]
     view["lossless_profiles"] = profiles
-    view["ports"] = ports
+    view["ports"] = _port_table(dev["ports"], ports)
     out = ["---", "# roce.fabric structured intent of %s (platform-neutral)" % dev["name"]]
     _block(view, 0, out)
     return "\n".join(out) + "\n"
+
+
+_PROFILES = {}     # id(a port's lossless intent) -> (the intent, its profile view); identical
+_PROFILES_MAX = 10000     # switches share the intent objects, so each view is made once
+
+
+def _profile(lossless):
+    """The profile view of a port's lossless intent: its fields but the port's own, with its
+    content key (sorted JSON)."""
+    hit = _PROFILES.get(id(lossless))
+    if hit is None or hit[0] is not lossless:
+        if len(_PROFILES) > _PROFILES_MAX:
+            _PROFILES.clear()
+        content = _Profile((k, v) for k, v in lossless.items() if k not in PORT_FIELDS)
+        content.key = _sorted_row(content)
+        hit = _PROFILES[id(lossless)] = (lossless, content)
+    return hit[1]
+
+
+def _port_table(ports, names):
+    """The port rows: each port's fields with ``lossless`` replaced by ``lossless_profile`` (its
+    name in ``names``) at the end, or left as it is (None) on an admin-down port. Ports of one
+    shape (the same keys, every port lossless) go straight from their columns to the flow lines
+    (_Rows), without a view per port; any other table takes the views and _block's path."""
+    keys = tuple(ports[0]) if ports else ()
+    if "lossless" in keys and None not in names and all(map(keys.__eq__, map(tuple, ports))):
+        at = keys.index("lossless")
+        columns = list(zip(*map(dict.values, ports)))
+        del columns[at]
+        columns.append(names)
+        lines = _template_lines(keys[:at] + keys[at + 1:] + ("lossless_profile",), columns,
+                                len(ports))
+        if lines is not None:
+            return _Rows(lines)
+    views = []
+    for port, name in zip(ports, names):
+        if name is None:
+            views.append(port)
+            continue
+        view = dict(port)
+        del view["lossless"]
+        view["lossless_profile"] = name
+        views.append(view)
+    return views
+
+
+class _Rows(list):
+    """Flow lines of a table made already (_port_table): _block writes them as list items."""
 
 
 class _Profile(dict):
@@ -218,20 +271,26 @@ def _templated(rows):
     What the encoder + key rewrite gives, without per-value Python code: the checks and the
     formatting run per column (type set, one join) and per row (one % call), in C."""
     keys = tuple(rows[0])
+    if not all(map(keys.__eq__, map(tuple, rows))):
+        return None
+    return _template_lines(keys, zip(*map(dict.values, rows)), len(rows))
+
+
+def _template_lines(keys, columns, count):
+    """_templated's lines of ``count`` rows with ``keys`` from their ``columns``, or None."""
     # str keys only (exactly str: True and 1 are equal keys that json.dumps writes differently)
     # pylint: disable-next=unidiomatic-typecheck
-    if any(type(key) is not str for key in keys) or \
-            not all(map(keys.__eq__, map(tuple, rows))):
+    if any(type(key) is not str for key in keys):
         return None
     slots, args = [], []
-    for key, column in zip(keys, zip(*map(dict.values, rows))):
+    for key, column in zip(keys, columns):
         slot = _column(column, args)
         if slot is None:
             return None
         slots.append(_row_key(key) + slot)
     template = "{" + ", ".join(slots) + "}"
     if not args:
-        return [template % ()] * len(rows)
+        return [template % ()] * count
     return list(map(template.__mod__, zip(*args)))
 
 
