@@ -173,6 +173,33 @@ def _ports(fab):
     return out
 
 
+class _PortsOf(dict):
+    """_ports(fab) looked up on demand, for the representative sub-fabric whose findings name a
+    handful of ports: a switch's ports are in the order its links were laid, so its first port
+    to the neighbour with both ends up is the first such link (no index of every link)."""
+
+    def __init__(self, fab):
+        super().__init__()
+        self.fab = fab
+
+    def __missing__(self, key):
+        a, b = key
+        sw, other = self.fab.switches.get(a), self.fab.switches.get(b)
+        if sw is None or other is None:
+            raise KeyError(key)
+        for p in sw.ports.values():
+            if p.peer == b and p.peer_kind != "host" and p.up and other.ports[p.peer_port].up:
+                self[key] = p.name
+                return p.name
+        raise KeyError(key)
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
 @rule("pfc-deadlock", "ERROR",
       "no cyclic buffer dependency, with no failure and under every single fabric link "
       "failure; the finding names the failed link's ports and prints the cycle through real "
@@ -191,8 +218,8 @@ def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     distinct adjacency of the full fabric is failed in turn."""
     priority = ",".join(str(p) for p in fab.settings["qos"]["lossless_priorities"])
     topo = topology(fab, devices)
-    ports = _ports(fab)
     homo = _homogeneous(fab, topo) if fab.tiers == 2 else _homogeneous3(fab, topo)
+    ports = _PortsOf(fab) if homo else _ports(fab)
     if homo and fab.tiers == 2:
         mult = homo[0]
         n_leaves = min(REDUCED_LEAVES, len(fab.pods[0]["leaves"]))

@@ -307,3 +307,20 @@ def test_every_rule_id_is_known_and_documented():
                             "fabric-and-checks.md")).read()
     for rule in checks.RULE_IDS:
         assert "`%s`" % rule in doc, rule
+
+
+@pytest.mark.parametrize("down", [None, "Ethernet8", "Ethernet12"])
+def test_deadlock_port_names_on_demand_equal_the_link_index(small_clos, down):
+    """The representative sub-fabric names ports on demand (deadlock._PortsOf) instead of
+    indexing every fabric link (deadlock._ports): both give every (switch, neighbour) pair the
+    same first port with both ends up, and neither names a pair without one."""
+    from ansible_collections.roce.fabric.plugins.module_utils.checks import deadlock
+    from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
+    groups, hv = small_clos(links_per_leaf_spine=2)
+    if down:
+        hv["leaf1a"]["roce_link_overrides"] = {down: {"state": "down"}}
+    fab = fabric.build_fabric(groups, hv)
+    index, lazy = deadlock._ports(fab), deadlock._PortsOf(fab)
+    assert index and all(lazy[key] == name for key, name in index.items())
+    pairs = [(a, b) for a in fab.switches for b in fab.switches if a != b]
+    assert [k for k in pairs if lazy.get(k) is not None] == [k for k in pairs if k in index]
