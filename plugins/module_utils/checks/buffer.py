@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import operator
 from typing import Dict, List
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
@@ -17,6 +18,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import pause as thresholds
 
 _v = errors.finding
+_MTU = operator.itemgetter("mtu_bytes")
 
 
 @rule("ecn-before-pfc", "ERROR / WARN",
@@ -28,12 +30,13 @@ def check_ecn_before_pfc(fab: Fabric, devices: Dict[str, Device]) -> List[Findin
         trig = sw["buffer"]["trigger"]
         if trig is None:
             continue
-        seen = set()
+        seen, seen_objects = set(), set()     # ports of a class share one ECN object
         for port in sw["ports"]:
             ll = port["lossless"]
-            if not ll or not ll["ecn"]:
+            if not ll or not ll["ecn"] or id(ll["ecn"]) in seen_objects:
                 continue
             e = ll["ecn"]
+            seen_objects.add(id(e))
             key = (e["kmin_bytes"], e["kmax_bytes"], e["pmax"])
             if key in seen:
                 continue
@@ -69,15 +72,20 @@ def check_xon_xoff(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
         trig = sw["buffer"]["trigger"]
         if trig is None:
             continue
-        mtu = max(p["mtu_bytes"] for p in sw["ports"])
+        mtu = max(map(_MTU, sw["ports"]))
         for severity, msg in thresholds.check_xon(trig["xon_bytes"], trig["trigger_n_pgs_bytes"],
                                                   mtu):
             out.append(_v("xon-below-xoff", severity, sw["name"], "lossless pool", msg,
                           "set roce_lossless.xon_offset_bytes >= 2 x MTU = %d" % (2 * mtu),
                           xon_bytes=trig["xon_bytes"], xoff_bytes=trig["trigger_n_pgs_bytes"]))
+        fine = set()           # headroom objects (shared by the ports of a class) found fine
         for port in sw["ports"]:
             hr = port["lossless"] and port["lossless"]["headroom"]
-            if hr and hr["model"] == "ieee" and hr["xon_bytes"] >= hr["xoff_bytes"]:
+            if not hr or id(hr) in fine:
+                continue
+            if hr["model"] != "ieee" or hr["xon_bytes"] < hr["xoff_bytes"]:
+                fine.add(id(hr))
+            else:
                 out.append(_v("xon-below-xoff", "ERROR", sw["name"], port["name"],
                               "headroom xon %d B >= xoff %d B"
                               % (hr["xon_bytes"], hr["xoff_bytes"]),
@@ -93,12 +101,15 @@ def check_xon_xoff(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
 def check_headroom(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for sw in switches(devices):
+        fine = set()       # lossless intents (shared by the ports of a class) found fine
         for port in sw["ports"]:
             ll = port["lossless"]
-            if not ll:
+            if not ll or id(ll) in fine:
                 continue
             need, have = ll["headroom_required_bytes"], ll["headroom_configured_bytes"]
-            if have < need:
+            if have >= need:
+                fine.add(id(ll))
+            else:
                 out.append(_v("headroom-covers-flight", "ERROR", sw["name"], port["name"],
                               "headroom %d B < %d B in flight on this %dG, %g m link to %s"
                               % (have, need, port["speed_gbps"], port["cable_m"], port["peer"]),
@@ -154,11 +165,15 @@ def check_ecn_incast(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
         if trig is None:
             continue
         bound = trig["incast_pause_bytes"]
-        worst = None
+        worst, seen = None, set()
         for port in sw["ports"]:
             ll = port["lossless"]
-            if ll and ll["ecn"] and (worst is None or ll["ecn"]["kmin_bytes"] >
-                                     worst[1]["lossless"]["ecn"]["kmin_bytes"]):
+            # a port sharing an earlier port's ECN object cannot mark later than it
+            if not ll or not ll["ecn"] or id(ll["ecn"]) in seen:
+                continue
+            seen.add(id(ll["ecn"]))
+            if worst is None or ll["ecn"]["kmin_bytes"] > \
+                    worst[1]["lossless"]["ecn"]["kmin_bytes"]:
                 worst = (port["name"], port)
         if worst is None or worst[1]["lossless"]["ecn"]["kmin_bytes"] < bound:
             continue

@@ -62,15 +62,14 @@ def _cable_class(cable_m):
 def _switch_lossless(fab, sw, ordered, ends, memo):
     """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class).
 
-    Switches with the same ASIC, settings and up ports (name, speed, cable, MTUs, media,
-    headroom override) get the same answer: it is computed once per such shape and shared, so a
+    Switches with the same ASIC, settings and ports (name, state, speed, cable and its class,
+    lanes, MTUs, media, headroom override) get the same answer: it is computed once per such shape and shared, so a
     fabric of thousands of identical leaves costs a handful of computations (read-only)."""
     hv = sw.vars
+    # every port's fields (a down port's too: a key can only be stricter), tupled in C
     key = (sw.asic, repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
-           tuple(sw.qos["lossless_priorities"]),
-           sw.model, tuple([(p.name, p.speed_gbps, p.cable_m, p.mtu_bytes, p.lanes_per_port,
-                             ends[p], p.media, p.headroom_bytes)
-                            for p in ordered if p.up]))
+           tuple(sw.qos["lossless_priorities"]), sw.model,
+           tuple(map(_PORT_SHAPE, ordered)), tuple(map(ends.__getitem__, ordered)))
     if key not in memo:
         asic, result = _compute_lossless(fab, sw, ends, ordered)
         memo[key] = (asic, result, dict((p["name"], p) for p in result["ports"]))
@@ -78,6 +77,9 @@ def _switch_lossless(fab, sw, ordered, ends, memo):
 
 
 _INDEX = operator.attrgetter("index")      # a switch's ports in port-map order
+# what a port's lossless numbers depend on, with the peer's MTU and the cable class (ends)
+_PORT_SHAPE = operator.attrgetter("name", "up", "speed_gbps", "cable_m", "mtu_bytes",
+                                  "lanes_per_port", "media", "headroom_bytes")
 
 
 def _compute_lossless(fab, sw, ends, ordered):

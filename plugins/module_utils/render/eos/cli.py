@@ -144,18 +144,25 @@ def _load_sharing(dev: SwitchIntent) -> List[str]:
 
 
 def _interfaces(dev: SwitchIntent) -> List[str]:
+    """The interfaces' lines; a port's block is one string of several lines (one format per
+    port: a 100k-GPU fabric renders a few hundred thousand EOS ports)."""
     out = ["interface Loopback0", "   ip address %s" % dev["loopback"], "!"]
+    profiles = {}      # ports of one ECN class share the marks object
     for port in dev["ports"]:
-        out += ["interface %s" % port["name"],
-                "   description %s:%s" % (port["peer"], port["peer_port"]),
-                "   mtu %d" % port["mtu_bytes"],
-                "   speed %s" % _speed(port),
-                "   no switchport",
-                "   ip address %s" % port["address"]]
+        out.append(_PORT % (port["name"], port["peer"], port["peer_port"], port["mtu_bytes"],
+                            _speed(port), port["address"]))
         if port["lossless"]:
-            out.append("   service-profile %s" % qos_profile_name(port))
-        out += ["   shutdown" if not port["up"] else "   no shutdown", "!"]
+            ecn = port["lossless"]["ecn"]
+            line = profiles.get(id(ecn))
+            if line is None:
+                line = profiles[id(ecn)] = "   service-profile %s" % qos_profile_name(port)
+            out.append(line)
+        out.append("   no shutdown\n!" if port["up"] else "   shutdown\n!")
     return out
+
+
+_PORT = "\n".join(("interface %s", "   description %s:%s", "   mtu %d", "   speed %s",
+                   "   no switchport", "   ip address %s"))
 
 
 def _routing(dev: SwitchIntent) -> List[str]:

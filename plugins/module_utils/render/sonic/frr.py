@@ -33,11 +33,10 @@ def frr_bgpd(dev: SwitchIntent) -> str:
         " bgp bestpath as-path multipath-relax",
         " no bgp ebgp-requires-policy",
     ]
-    for nbr in bgp["neighbors"]:
-        lines.append(" neighbor %s remote-as %d" % (nbr["address"], nbr["asn"]))
-        lines.append(" neighbor %s description %s:%s"
-                     % (nbr["address"], nbr["name"], nbr["peer_port"]))
-        lines.append(" neighbor %s timers 3 9" % nbr["address"])
+    # one format per neighbour for its three lines
+    lines += [" neighbor %s remote-as %d\n neighbor %s description %s:%s\n neighbor %s timers 3 9"
+              % (n["address"], n["asn"], n["address"], n["name"], n["peer_port"], n["address"])
+              for n in bgp["neighbors"]]
     lines += [" !", " address-family ipv4 unicast",
               "  redistribute connected route-map %s" % policy.CONNECTED,
               "  maximum-paths %d" % bgp["maximum_paths"]]
