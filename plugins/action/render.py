@@ -33,7 +33,8 @@ class ActionModule(ActionBase):
         plan, root = args.get("plan"), args.get("output_dir")
         if plan is None and args.get("plan_file"):
             try:        # the plan action's file: no large plan templated into this task
-                plan = plan_store.load(args["plan_file"])
+                with plan_utils.gc_paused():     # millions of objects: no collector passes
+                    plan = plan_store.load(args["plan_file"])
             except (OSError, ValueError) as exc:
                 return dict(result, failed=True, msg="plan_file: %s" % exc)
         if not isinstance(plan, dict) or "devices" not in plan:
