@@ -101,10 +101,13 @@ class Nic:
     __slots__ = ("host", "index", "name", "leaf", "leaf_port", "address", "gateway", "mtu_bytes",
                  "speed_gbps", "cable_m", "media", "rail", "qos")
 
-    def __init__(self, host: str, index: int, name: str) -> None:
-        self.host, self.index, self.name = host, index, name
-        self.leaf = self.leaf_port = self.address = self.gateway = self.mtu_bytes = None
-        self.speed_gbps = self.cable_m = self.media = self.rail = self.qos = None
+    def __init__(self, host: str, index: int, name: str, port: "Port", mtu_bytes: int,
+                 address: Optional[str], qos: Dict[str, Any]) -> None:
+        # every slot set once (131,072 NICs at 100k GPUs); the NIC takes its leaf port's link
+        self.host, self.index, self.name, self.rail = host, index, name, index
+        self.leaf, self.leaf_port = port.switch, port.name
+        self.speed_gbps, self.cable_m, self.media = port.speed_gbps, port.cable_m, port.media
+        self.mtu_bytes, self.address, self.qos, self.gateway = mtu_bytes, address, qos, None
 
 
 class Fabric:
@@ -402,12 +405,17 @@ def _wire_hosts(fab, hosts, hostvars, nics):
     per_plane, layout = _rail_layout(fab, nics)
     n_groups = min(entry[2] for entry in layout)
     per_group = -(-len(hosts) // n_groups) if hosts else 0
-    next_port, taken = {}, {}      # per leaf: next index to try, indices wired
+    default_names = ["rdma%d" % i for i in range(nics)]
+    # per NIC index: its plane's leaves and the rail group size, and its place in the group
+    places = [(layout[i % fab.planes][0], layout[i % fab.planes][1],
+               (i // fab.planes) * layout[i % fab.planes][1] // per_plane) for i in range(nics)]
+    free = ({}, {})      # per leaf: the next index to try, the indices wired
+    link, mtu, qos = s["host_link"], s["mtu"]["host"], s["qos"]
     for h, name in enumerate(hosts):
         hv = hostvars.get(name, {})
         group = errors.number("roce_rail_group", hv.get("roce_rail_group", h // per_group), 0,
                               n_groups - 1, "", name, integer=True)
-        names = hv.get("roce_nic_names") or ["rdma%d" % i for i in range(nics)]
+        names = hv.get("roce_nic_names") or default_names
         if len(names) != nics:
             raise errors.RoceInputError("roce_nic_names", names, "a list of %d interface names "
                                         "(roce_fabric.nics_per_host)" % nics, name)
@@ -418,43 +426,52 @@ def _wire_hosts(fab, hosts, hostvars, nics):
                                             "a NIC index 0-%d" % (nics - 1), name)
         host_nics, seen = [], {}
         for i in range(nics):
-            ov = overrides.get(str(i)) or {}
-            field = "roce_nic_overrides.%d" % i
-            nic = Nic(name, i, ov.get("name", names[i]))
-            if nic.name in seen:
-                raise errors.RoceInputError(field + ".name" if "name" in ov else "roce_nic_names",
-                                            nic.name, "a name used by one NIC only (NIC %d has "
-                                            "it too)" % seen[nic.name], name)
-            seen[nic.name] = i
-            leaves, size = layout[i % fab.planes][:2]
-            leaf = leaves[group * size + (i // fab.planes) * size // per_plane]
-            if "leaf" in ov:
-                if ov["leaf"] not in fab.switches or fab.switches[ov["leaf"]].role != "leaf":
-                    raise errors.RoceInputError(field + ".leaf", ov["leaf"], "a leaf of the "
-                                                "inventory: %s" % ", ".join(
-                                                    sw.name for sw in fab.leaves), name)
-                leaf = fab.switches[ov["leaf"]]
-            if "port" in ov:
-                index = leaf.portmap.index_of(ov["port"])
-                if index is None:
-                    raise errors.RoceInputError(field + ".port", ov["port"], "a port of %s: %s"
-                                                % (leaf.name, leaf.portmap.describe()), name)
-            else:
-                index = next_port.get(leaf.name, 0)
-                while index in taken.get(leaf.name, ()):
-                    index += 1
-                next_port[leaf.name] = index + 1
-            port = _port(fab, leaf, index, s["host_link"], "host", name, nic.name)
-            taken.setdefault(leaf.name, set()).add(index)   # host ports are a leaf's first
-            nic.leaf, nic.leaf_port, nic.rail = leaf.name, port.name, i
-            nic.speed_gbps, nic.cable_m, nic.media = port.speed_gbps, port.cable_m, port.media
-            nic.mtu_bytes = ov.get("mtu_bytes", s["mtu"]["host"])
-            nic.address = ov.get("address")
+            ov = (overrides.get(str(i)) or _NO_OVERRIDE) if overrides else _NO_OVERRIDE
+            nic_name = ov.get("name", names[i])
+            if nic_name in seen:
+                raise errors.RoceInputError(
+                    "roce_nic_overrides.%d.name" % i if "name" in ov else "roce_nic_names",
+                    nic_name, "a name used by one NIC only (NIC %d has it too)"
+                    % seen[nic_name], name)
+            seen[nic_name] = i
+            leaves, size, offset = places[i]
+            leaf, index = _nic_port(fab, leaves[group * size + offset], ov, name, i, free)
+            port = _port(fab, leaf, index, link, "host", name, nic_name)
             # Shared unless overridden: one settings object for thousands of NICs.
-            nic.qos = _merge(s["qos"], ov["qos"]) if "qos" in ov else s["qos"]
+            nic = Nic(name, i, nic_name, port, ov.get("mtu_bytes", mtu), ov.get("address"),
+                      _merge(qos, ov["qos"]) if "qos" in ov else qos)
             fab.links.append(fabric_links.Link("host", port, nic))
             host_nics.append(nic)
         fab.hosts.append((name, host_nics))
+
+
+_NO_OVERRIDE = {}     # read only: a NIC without roce_nic_overrides
+
+
+def _nic_port(fab, leaf, ov, host, i, free):
+    """(leaf, port index) of NIC ``i`` of ``host``: the rail layout's leaf and its next free
+    port, unless the NIC's override names the leaf or the port. ``free``: per leaf, the next
+    index to try and the indices wired (host ports are a leaf's first)."""
+    field = "roce_nic_overrides.%d" % i if ov else None
+    if "leaf" in ov:
+        if ov["leaf"] not in fab.switches or fab.switches[ov["leaf"]].role != "leaf":
+            raise errors.RoceInputError(field + ".leaf", ov["leaf"], "a leaf of the inventory: "
+                                        "%s" % ", ".join(sw.name for sw in fab.leaves), host)
+        leaf = fab.switches[ov["leaf"]]
+    next_port, taken = free
+    wired = taken.setdefault(leaf.name, set())
+    if "port" in ov:
+        index = leaf.portmap.index_of(ov["port"])
+        if index is None:
+            raise errors.RoceInputError(field + ".port", ov["port"], "a port of %s: %s"
+                                        % (leaf.name, leaf.portmap.describe()), host)
+    else:
+        index = next_port.get(leaf.name, 0)
+        while index in wired:
+            index += 1
+        next_port[leaf.name] = index + 1
+    wired.add(index)
+    return leaf, index
 
 
 def _wire_fabric(fab):

@@ -35,6 +35,7 @@ class _Pool:
         self.prefixlen = (32 if self.net.version == 4 else 128) - (1 if step == 2 else 0)
         self.first, self.last = self.net.first, self.net.last
         self.text = _ipv4_text if self.net.version == 4 else _ipv6_text
+        self.head_of, self.head = None, None      # take(): the last /31s' first three octets
 
     def take(self):
         first = self.first + self.next * self.step
@@ -44,9 +45,16 @@ class _Pool:
         self.next += 1
         if self.step == 1:
             return "%s/%d" % (self.text(first), self.prefixlen)
-        # a /31's two addresses differ in the last octet only (the pool starts on a boundary)
-        head = "%d.%d.%d." % (first >> 24, (first >> 16) & 255, (first >> 8) & 255)
-        return ("%s%d/31" % (head, first & 255), "%s%d/31" % (head, (first & 255) + 1))
+        # a /31's two addresses differ in the last octet only (the pool starts on a boundary),
+        # and 128 /31s in a row share the first three octets: formatted once for them
+        if first >> 8 != self.head_of:
+            self.head_of = first >> 8
+            self.head = "%d.%d.%d." % (first >> 24, (first >> 16) & 255, (first >> 8) & 255)
+        last = first & 255
+        return (self.head + _OCTET31[last], self.head + _OCTET31[last + 1])
+
+
+_OCTET31 = ["%d/31" % octet for octet in range(256)]     # a /31 address's last octet
 
 
 def _ipv4_text(value):

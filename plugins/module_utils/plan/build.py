@@ -280,9 +280,13 @@ def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
             # the same intent object as switches without an override (a link check skips
             # ends that share one)
             q = _once(shared, ("qos", id(nic.qos)), lambda nic_qos=nic.qos: _qos(nic_qos, host))
+            # host ETS as the switches schedule: CNP strict, RoCE / rest DWRR
+            ets = {"roce_priority": q["roce_tc"], "cnp_priority": q["cnp_tc"],
+                   "roce_bw": HOST_ETS_BW, "default_bw": 100 - HOST_ETS_BW}
             qos_cache[id(nic.qos)] = (nic.qos, q, (q["roce_dscp"] << 2) | ECT0,
-                                      {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]})
-        q, tos, dscp_prio = qos_cache[id(nic.qos)][1:]
+                                      {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]},
+                                      ets)
+        q, tos, dscp_prio, ets = qos_cache[id(nic.qos)][1:]
         gateway = nic.gateway.split("/")[0]
         table = ROUTE_TABLE_BASE + nic.rail
         out.append({
@@ -296,10 +300,7 @@ def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
         # The same NIC in roce.fabric.nic's argument form (nic role, host role and roce-check).
         settings.append({"name": nic.name, "mtu_bytes": nic.mtu_bytes, "dscp_prio": dscp_prio,
                          "pfc_priorities": q["pfc_priorities"], "roce_tos": tos,
-                         "cable_m": nic.cable_m,
-                         # host ETS as the switches schedule: CNP strict, RoCE / rest DWRR
-                         "ets": {"roce_priority": q["roce_tc"], "cnp_priority": q["cnp_tc"],
-                                 "roce_bw": HOST_ETS_BW, "default_bw": 100 - HOST_ETS_BW},
+                         "cable_m": nic.cable_m, "ets": ets,
                          "address": nic.address, "gateway": gateway, "route_table": table,
                          "cnp_dscp": q["cnp_dscp"], "cnp_priority": q["cnp_tc"],
                          "ecn_priorities": q["lossless_priorities"]})

@@ -120,7 +120,7 @@ def _port_rows(ports, trig):
     time."""
     pause = "%s | %s" % (_num(trig.get("trigger_one_pg_bytes")),
                          _num(trig.get("incast_pause_bytes")))
-    tails, by_object, classes = {}, {}, []
+    tails, by_object, classes, ends = {}, {}, [], {}
     rows = []
     for p in ports:
         ll = p["lossless"]
@@ -141,8 +141,11 @@ def _port_rows(ports, trig):
                        _num(numbers[4]), _num(numbers[5]), numbers[6]))
             by_object[id(ll)] = tail
             classes.append(ll)
-        rows.append("| %s | %s:%s | %dG | %g m%s"
-                    % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"], tail))
+        key = (p["speed_gbps"], p["cable_m"], id(ll))     # the row's end, made once per class
+        end = ends.get(key)
+        if end is None:
+            end = ends[key] = " | %dG | %g m%s" % (p["speed_gbps"], p["cable_m"], tail)
+        rows.append("| %s | %s:%s%s" % (p["name"], p["peer"], p["peer_port"], end))
     return rows, classes
 
 
