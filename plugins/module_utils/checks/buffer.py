@@ -78,14 +78,9 @@ def check_xon_xoff(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
             out.append(_v("xon-below-xoff", severity, sw["name"], "lossless pool", msg,
                           "set roce_lossless.xon_offset_bytes >= 2 x MTU = %d" % (2 * mtu),
                           xon_bytes=trig["xon_bytes"], xoff_bytes=trig["trigger_n_pgs_bytes"]))
-        fine = set()           # headroom objects (shared by the ports of a class) found fine
         for port in sw["ports"]:
             hr = port["lossless"] and port["lossless"]["headroom"]
-            if not hr or id(hr) in fine:
-                continue
-            if hr["model"] != "ieee" or hr["xon_bytes"] < hr["xoff_bytes"]:
-                fine.add(id(hr))
-            else:
+            if hr and hr["model"] == "ieee" and hr["xon_bytes"] >= hr["xoff_bytes"]:
                 out.append(_v("xon-below-xoff", "ERROR", sw["name"], port["name"],
                               "headroom xon %d B >= xoff %d B"
                               % (hr["xon_bytes"], hr["xoff_bytes"]),
@@ -101,15 +96,12 @@ def check_xon_xoff(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
 def check_headroom(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out = []
     for sw in switches(devices):
-        fine = set()       # lossless intents (shared by the ports of a class) found fine
         for port in sw["ports"]:
             ll = port["lossless"]
-            if not ll or id(ll) in fine:
+            if not ll:
                 continue
             need, have = ll["headroom_required_bytes"], ll["headroom_configured_bytes"]
-            if have >= need:
-                fine.add(id(ll))
-            else:
+            if have < need:
                 out.append(_v("headroom-covers-flight", "ERROR", sw["name"], port["name"],
                               "headroom %d B < %d B in flight on this %dG, %g m link to %s"
                               % (have, need, port["speed_gbps"], port["cable_m"], port["peer"]),
@@ -165,15 +157,11 @@ def check_ecn_incast(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
         if trig is None:
             continue
         bound = trig["incast_pause_bytes"]
-        worst, seen = None, set()
+        worst = None
         for port in sw["ports"]:
             ll = port["lossless"]
-            # a port sharing an earlier port's ECN object cannot mark later than it
-            if not ll or not ll["ecn"] or id(ll["ecn"]) in seen:
-                continue
-            seen.add(id(ll["ecn"]))
-            if worst is None or ll["ecn"]["kmin_bytes"] > \
-                    worst[1]["lossless"]["ecn"]["kmin_bytes"]:
+            if ll and ll["ecn"] and (worst is None or ll["ecn"]["kmin_bytes"] >
+                                     worst[1]["lossless"]["ecn"]["kmin_bytes"]):
                 worst = (port["name"], port)
         if worst is None or worst[1]["lossless"]["ecn"]["kmin_bytes"] < bound:
             continue

@@ -70,8 +70,7 @@ def device_doc(dev):
         "pause, incast (per queue, B) | Kmin (B) | Kmax (B) | Pmax |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    rows, classes = _port_rows(dev["ports"], trig)
-    lines += rows
+    lines += _port_rows(dev["ports"], trig)
     lines += [
         "", "## Where the numbers come from", "",
         "- headroom: model `%s` (docs/lossless-math.md §1) from the port's speed, cable length "
@@ -82,12 +81,12 @@ def device_doc(dev):
         "fill as a dynamic threshold (docs/lossless-math.md §2).",
         "- ECN: 1.5 KB per Gb/s, Kmax = 10 x Kmin, Pmax 20 %%; Kmax clamped to 0.8 x the "
         "one-PG pause point, Kmin to 0.8 x the incast pause point (docs/lossless-math.md §3)%s."
-        % _ecn_overrides(dev["ports"], classes),
+        % _ecn_overrides(dev["ports"]),
         "- catalog facts used without a verified source: %s."
         % (", ".join(dev["unverified_facts"]) or "none"),
     ]
-    sources = sorted(set(ll["headroom"].get("source") for ll in classes
-                         if ll["headroom"].get("source")))
+    sources = sorted(set(p["lossless"]["headroom"].get("source") for p in dev["ports"]
+                         if p["lossless"] and p["lossless"]["headroom"].get("source")))
     if sources:
         lines.append("- headroom rows: %s." % "; ".join(sources))
     lines += carve_lines(buf)
@@ -102,25 +101,22 @@ def device_doc(dev):
     return "\n".join(lines) + "\n"
 
 
-def _ecn_overrides(ports, classes):
-    """' with overrides ...' when a port's ECN is overridden (``classes``: the ports' distinct
-    lossless intents). The names are the LAST port's, as the table loop's variable gave them
-    when it was inline (kept byte-identical; it names nothing when only other ports override -
-    worth a fix of its own)."""
-    if not any(ll["ecn"]["overridden"] for ll in classes):
+def _ecn_overrides(ports):
+    """' with overrides ...' when a port's ECN is overridden. The names are the LAST port's, as
+    the table loop's variable gave them when it was inline (kept byte-identical; it names
+    nothing when only other ports override - worth a fix of its own)."""
+    if not any(p["lossless"] and p["lossless"]["ecn"]["overridden"] for p in ports):
         return ""
     return " with overrides %s" % ", ".join(ports[-1]["lossless"]["ecn"]["overridden"])
 
 
 def _port_rows(ports, trig):
-    """(the lossless table's rows, the ports' distinct lossless intents). A switch's ports fall
-    in a few classes with the same numbers, so each class's number columns are formatted once
-    (keyed by the numbers themselves: equal numbers format equally; ports of a class share one
-    intent object, looked up first) - formatting them per port was most of the document's
-    time."""
+    """The lossless table's rows. A switch's ports fall in a few classes with the same numbers,
+    so each class's number columns are formatted once (keyed by the numbers themselves: equal
+    numbers format equally) - formatting them per port was most of the document's time."""
     pause = "%s | %s" % (_num(trig.get("trigger_one_pg_bytes")),
                          _num(trig.get("incast_pause_bytes")))
-    tails, by_object, classes, ends = {}, {}, [], {}
+    tails = {}
     rows = []
     for p in ports:
         ll = p["lossless"]
@@ -128,25 +124,18 @@ def _port_rows(ports, trig):
             rows.append("| %s | %s:%s | %dG | %g m | admin down | | | | | | | |"
                         % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"]))
             continue
-        tail = by_object.get(id(ll))
+        hr, e = ll["headroom"], ll["ecn"]
+        numbers = (ll["cable_class_m"], hr["size_bytes"], ll["headroom_configured_bytes"],
+                   hr["xon_bytes"], e["kmin_bytes"], e["kmax_bytes"], e["pmax_percent"])
+        tail = tails.get(numbers)
         if tail is None:
-            hr, e = ll["headroom"], ll["ecn"]
-            numbers = (ll["cable_class_m"], hr["size_bytes"], ll["headroom_configured_bytes"],
-                       hr["xon_bytes"], e["kmin_bytes"], e["kmax_bytes"], e["pmax_percent"])
-            tail = tails.get(numbers)
-            if tail is None:
-                tail = tails[numbers] = (
-                    " (class %d m) | %s | %s | %s | %s | %s | %s | %d%% |"
-                    % (numbers[0], _num(numbers[1]), _num(numbers[2]), _num(numbers[3]), pause,
-                       _num(numbers[4]), _num(numbers[5]), numbers[6]))
-            by_object[id(ll)] = tail
-            classes.append(ll)
-        key = (p["speed_gbps"], p["cable_m"], id(ll))     # the row's end, made once per class
-        end = ends.get(key)
-        if end is None:
-            end = ends[key] = " | %dG | %g m%s" % (p["speed_gbps"], p["cable_m"], tail)
-        rows.append("| %s | %s:%s%s" % (p["name"], p["peer"], p["peer_port"], end))
-    return rows, classes
+            tail = tails[numbers] = (
+                " (class %d m) | %s | %s | %s | %s | %s | %s | %d%% |"
+                % (numbers[0], _num(numbers[1]), _num(numbers[2]), _num(numbers[3]), pause,
+                   _num(numbers[4]), _num(numbers[5]), numbers[6]))
+        rows.append("| %s | %s:%s | %dG | %g m%s"
+                    % (p["name"], p["peer"], p["peer_port"], p["speed_gbps"], p["cable_m"], tail))
+    return rows
 
 
 def _mib(value):
