@@ -103,6 +103,8 @@ Buffer = TypedDict("Buffer", {
     "unverified_facts": List[str],
     "caveat": Optional[str],
     "sonic": Optional[Dict[str, Any]],
+    # EOS on a Broadcom XGS chip: {pg_reserved_bytes, headroom_pool_cells}, else None
+    "eos_mmu": Optional[Dict[str, Any]],
     "ecn_overrides": Dict[str, Any],
 })
 

@@ -35,6 +35,10 @@ EOS_HASH_FIELDS = {"src_ip": "source-ip", "dst_ip": "destination-ip",
                    "l4_src_port": "source-port", "l4_dst_port": "destination-port",
                    "in_port": "ingress-interface"}
 EOS_SEED_RANGE = (0, 5)
+# EOS on these Broadcom XGS chips takes `platform trident` commands: the MMU queue profile with
+# per-PG reservation and alpha, `platform trident mmu headroom-pool limit cells` and
+# `ip load-sharing trident` (eos-and-avd.md §2, "platform trident mmu queue profile").
+EOS_TRIDENT_ASICS = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
 
 
 def ecmp(platform: str, family: Optional[str], role: str,

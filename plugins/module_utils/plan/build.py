@@ -68,7 +68,7 @@ def _switch_lossless(fab, sw, ordered, ends, memo):
     hv = sw.vars
     # every port's fields (a down port's too: a key can only be stricter), tupled in C
     key = (sw.asic, repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
-           tuple(sw.qos["lossless_priorities"]), sw.model,
+           tuple(sw.qos["lossless_priorities"]), sw.model, sw.platform,
            tuple(map(_PORT_SHAPE, ordered)), tuple(map(ends.__getitem__, ordered)))
     if key not in memo:
         asic, result = _compute_lossless(fab, sw, ends, ordered)
@@ -113,6 +113,7 @@ def _compute_lossless(fab, sw, ends, ordered):
             ports[-1]["headroom_bytes"] = p.headroom_bytes
     result = lossless.switch_lossless(asic, ports, settings, sw.name, strict=False)
     result["sonic"] = sonic_intent
+    result["eos_mmu"] = _eos_mmu(sw, result)
     result["ecn_overrides"] = ecn_over
     if result["trigger"] is not None:
         trig = result["trigger"]
@@ -154,6 +155,20 @@ def _compute_lossless(fab, sw, ends, ordered):
         # what the rendered profile carries (a pinned xoff is rendered as such)
         port["headroom_configured_bytes"] = port["headroom"]["xoff_bytes"]
     return asic, result
+
+
+def _eos_mmu(sw, result):
+    """EOS on a Broadcom XGS chip: what its `platform trident mmu` lines carry. The queue
+    profile is one per switch, so every lossless PG reserves the largest headroom of its ports
+    (whole bytes); the headroom-pool limit is given in whole cells, rounded up. None elsewhere
+    (and without a pause point: the budget failed, nothing to apply)."""
+    if sw.platform != "eos" or result["asic"] not in capabilities.EOS_TRIDENT_ASICS or \
+            result["trigger"] is None:
+        return None
+    pool, cell = result["shared_headroom_pool_bytes"], result["cell_bytes"]
+    return {"pg_reserved_bytes": max([p["headroom"]["size_bytes"] for p in result["ports"]]
+                                     or [0]),
+            "headroom_pool_cells": -(-pool // cell) if pool else None}
 
 
 def _sku_total(asic, hardware, overrides):

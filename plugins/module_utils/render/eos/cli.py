@@ -20,7 +20,6 @@ from ansible_collections.roce.fabric.plugins.module_utils.records import (
     EcnMarks, PortIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
-STRATA = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
 # Lane-qualified speeds EOS accepts (valid values of AVD's ethernet_interfaces.speed, pyavd 6.4.0).
 LANE_SPEEDS = frozenset(("50g-1", "50g-2", "100g-1", "100g-2", "100g-4", "200g-1", "200g-2",
                          "200g-4", "400g-2", "400g-4", "400g-8", "800g-4", "800g-8", "40g-4"))
@@ -111,29 +110,27 @@ def _tx_queues(q: Dict[str, Any], ecn: EcnMarks, keyword: str) -> List[str]:
 
 def _mmu(dev: SwitchIntent) -> List[str]:
     """The Trident-family MMU profile of a Broadcom XGS switch: the lossless PGs' reserved bytes
-    and alpha threshold, the headroom-pool limit."""
+    and alpha threshold, the headroom-pool limit (the plan's buffer.eos_mmu, as it is)."""
     buf = dev["buffer"]
-    trig = buf["trigger"]
-    if dev["asic"] not in STRATA or trig is None:
+    mmu = buf.get("eos_mmu")
+    if not mmu:
         return []
-    size = max([p["lossless"]["headroom"]["size_bytes"] for p in dev["ports"]
-                if p["lossless"]] or [0])
     out = ["platform trident mmu queue profile ROCE"]
     for pg in dev["qos"]["lossless_priorities"]:
-        out += ["   ingress priority-group %d reserved bytes %d" % (pg, size),
-                "   ingress priority-group %d threshold %s" % (pg, trig["eos_threshold"])]
+        out += ["   ingress priority-group %d reserved bytes %d" % (pg, mmu["pg_reserved_bytes"]),
+                "   ingress priority-group %d threshold %s"
+                % (pg, buf["trigger"]["eos_threshold"])]
     out += ["!", "platform trident mmu queue profile ROCE apply"]
-    if buf["shared_headroom_pool_bytes"]:
-        cell = buf.get("cell_bytes") or 254
+    if mmu["headroom_pool_cells"]:
         out.append("platform trident mmu headroom-pool limit cells %d"
-                   % -(-buf["shared_headroom_pool_bytes"] // cell))   # whole cells, up
+                   % mmu["headroom_pool_cells"])
     return out + ["!"]
 
 
 def _load_sharing(dev: SwitchIntent) -> List[str]:
     out = []
     hashing = dev["ecmp"]["rendered"]
-    if dev["asic"] in STRATA:
+    if dev["asic"] in capabilities.EOS_TRIDENT_ASICS:
         # ECMP hash fields and seed (capabilities.py: EOS_HASH_FIELDS, EOS_SEED_RANGE).
         out += ["ip load-sharing trident fields ip %s"
                 % " ".join(capabilities.EOS_HASH_FIELDS[f] for f in hashing["hash_fields"]),

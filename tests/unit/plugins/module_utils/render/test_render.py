@@ -130,6 +130,32 @@ def test_eos_lines_carry_the_plan(example_plan):
     assert blocks["interface Ethernet1/1"][-1][0] == "no shutdown"
 
 
+def test_eos_mmu_lines_print_the_plan_and_reserve_for_every_port(example):
+    """The Trident MMU queue profile is one per switch: the plan gives each lossless PG the
+    largest reservation of the switch's ports and the shared headroom pool in whole 254-byte
+    cells (Tomahawk 5, fboss Tomahawk5Asic.h), rounded up; a long cable on one port grows the
+    pool (Broadcom keeps xoff there, not in the PG); the renderer prints the plan's numbers as
+    they are. SONiC switches carry none."""
+    groups, hv = example
+    before = plan.build_plan(groups, hv)["devices"]["spine1"]["buffer"]
+    hv["spine1"]["roce_link_overrides"] = {"Ethernet1/1": {"cable_m": 100}}
+    result = plan.build_plan(groups, hv)
+    dev = result["devices"]["spine1"]
+    mmu = dev["buffer"]["eos_mmu"]
+    sizes = [p["lossless"]["headroom"]["size_bytes"] for p in dev["ports"] if p["lossless"]]
+    assert mmu["pg_reserved_bytes"] == max(sizes) > 0
+    pool = dev["buffer"]["shared_headroom_pool_bytes"]
+    assert pool > before["shared_headroom_pool_bytes"]
+    assert mmu["headroom_pool_cells"] > before["eos_mmu"]["headroom_pool_cells"]
+    assert (mmu["headroom_pool_cells"] - 1) * 254 < pool <= mmu["headroom_pool_cells"] * 254
+    text = render_eos.eos_config(dev)
+    assert "   ingress priority-group 3 reserved bytes %d" % max(sizes) in text
+    assert "platform trident mmu headroom-pool limit cells %d" % mmu["headroom_pool_cells"] \
+        in text
+    sonic = [d for d in result["devices"].values() if d.get("platform") == "sonic"]
+    assert sonic and all(d["buffer"]["eos_mmu"] is None for d in sonic)
+
+
 def test_small_ecn_overrides_are_rendered_exactly(example):
     """A Kmin below 1 KB is rendered in bytes, not rounded to 0 kbytes; Pmax in whole percent,
     as the plan (and its checks) carry it."""
