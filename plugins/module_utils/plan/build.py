@@ -62,9 +62,10 @@ def _cable_class(cable_m):
 def _switch_lossless(fab, sw, ordered, ends, memo):
     """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class).
 
-    Switches with the same ASIC, settings and ports (name, state, speed, cable and its class,
-    lanes, MTUs, media, headroom override) get the same answer: it is computed once per such shape and shared, so a
-    fabric of thousands of identical leaves costs a handful of computations (read-only)."""
+    Switches with the same ASIC, platform, settings and ports (name, state, speed, cable and
+    its class, lanes, MTUs, media, headroom override) get the same answer: it is computed once
+    per such shape and shared, so a fabric of thousands of identical leaves costs a handful of
+    computations (read-only)."""
     hv = sw.vars
     # every port's fields (a down port's too: a key can only be stricter), tupled in C
     key = (sw.asic, repr(hv.get("roce_asic_overrides")), repr(hv.get("roce_lossless")),
