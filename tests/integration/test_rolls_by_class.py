@@ -14,7 +14,6 @@ group_vars and `ansible-playbook site.yml --tags leaf --limit leaf_pair1` over S
 - an ECMP hash-field change (SWITCH_HASH: traffic-affecting) rolls drained: the watcher sees
   graceful shutdown on both leaves during the roll, none after it; 0 packets lost.
 """
-import importlib.util
 import json
 import os
 import shutil
@@ -24,9 +23,10 @@ import sys
 import threading
 import time
 
+import frr_lab
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev, verify
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -66,8 +66,7 @@ PLAN_DUMP = """---
 
 
 def ns_run(name, *argv, check=True):
-    return subprocess.run(["ip", "netns", "exec", NS + name] + list(argv), check=check,
-                          capture_output=True, text=True)
+    return frr_lab.ns_run(NS, name, *argv, check=check)
 
 
 def frr_dir(name):
@@ -96,13 +95,7 @@ def lab(tmp_path_factory):
     (work / "inventory" / "group_vars" / "all" / "zz-class-lab.yml").write_text(
         "fabric_lab_dir: %s\nfabric_lab_ns: %s\n" % (LAB_DIR, NS))
     (work / "inventory" / "group_vars" / "leaf_pair1").mkdir()
-    old = dict((k, os.environ.get(k)) for k in ENV)
-    os.environ.update(ENV)
-    spec = importlib.util.spec_from_file_location("lab_class", os.path.join(
-        ROOT, "molecule", "fabric", "lab.py"))
-    labmod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(labmod)
-    try:
+    with frr_lab.lab(ENV, "lab_class") as labmod:
         (work / "plan.yml").write_text(PLAN_DUMP)
         devices_json = work / "devices.json"
         dumped = playbook(work, str(work / "plan.yml"), "-e", "devices_json=%s" % devices_json)
@@ -116,17 +109,10 @@ def lab(tmp_path_factory):
             if dev["kind"] == "switch":
                 _deployed(work, name)
             else:
-                _host(name, dev)
+                frr_lab.address_nics(NS, name, dev)
         bad = _converged(devices)
         assert not bad, bad
         yield work, devices
-    finally:
-        labmod.down()
-        for key, value in old.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def _deployed(work, name):
@@ -134,13 +120,7 @@ def _deployed(work, name):
     the deployed config_db.json recorded."""
     configs = work / "intended" / "configs"
     config_db = json.loads((configs / ("%s.json" % name)).read_text())
-    want = netdev.intended(config_db, loopback_device="lo")
-    have = netdev.live(ns_run(name, "ip", "-j", "link").stdout,
-                       ns_run(name, "ip", "-j", "addr").stdout)
-    changes, missing = netdev.decide(want, have)
-    assert not missing, (name, missing)
-    for change in changes:
-        ns_run(name, *change["argv"])
+    frr_lab.apply_netdevs(NS, name, config_db)
     d = frr_dir(name)
     with open(os.path.join(d, "bgpd.conf"), "w") as handle:
         handle.write((configs / ("%s.bgpd.conf" % name)).read_text().rstrip("\n") + "\n")
@@ -151,15 +131,6 @@ def _deployed(work, name):
     os.makedirs(stage, exist_ok=True)
     with open(os.path.join(stage, "config_db.json"), "w") as handle:
         handle.write(json.dumps(config_db, indent=4, sort_keys=True) + "\n")
-
-
-def _host(name, dev):
-    for nic in dev["nics"]:
-        ns_run(name, "ip", "link", "set", nic["name"], "mtu", str(nic["mtu_bytes"]), "up")
-        ns_run(name, "ip", "addr", "add", nic["address"], "dev", nic["name"])
-    first = dev["nics"][0]
-    ns_run(name, "ip", "route", "add", "198.18.64.0/18", "via", first["gateway"], "dev",
-           first["name"])
 
 
 def _converged(devices, timeout_s=90):

@@ -5,22 +5,20 @@ its own names and subnet). Every switch gets its rendered config_db's netdevs an
 Shows that the three-tier ASN scheme (per-pod spine ASNs, one super-spine ASN) routes between
 pods over every tier's ECMP set, with the widths worked out here from the wiring, and that the
 plan's own verification (verify.check) agrees; a 9000-byte DF ping crosses five switch hops."""
-import importlib.util
 import json
 import os
-import subprocess
 import time
 
+import frr_lab
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import render
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev, verify
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
     config_db as render_sonic)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # This run's names, subnet and directory (ROCE_LAB_ID: `make` derives it from the checkout's
 # path), so two checkouts' labs never meet.
 LAB_ID = os.environ.get("ROCE_LAB_ID") or "200"
@@ -52,62 +50,33 @@ def inventory():
 
 
 def ns_run(name, *argv, check=True):
-    return subprocess.run(["ip", "netns", "exec", NS + name] + list(argv), check=check,
-                          capture_output=True, text=True)
+    return frr_lab.ns_run(NS, name, *argv, check=check)
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    old = dict((k, os.environ.get(k)) for k in ENV)
-    os.environ.update(ENV)
-    spec = importlib.util.spec_from_file_location("lab3", os.path.join(
-        ROOT, "molecule", "fabric", "lab.py"))
-    labmod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(labmod)
     p = plan.build_plan(*inventory())
     assert p["summary"]["errors"] == 0, p["violations"]
     wiring = tmp_path_factory.mktemp("three-tier") / "devices.json"
     wiring.write_text(json.dumps(p["devices"]))
-    try:
+    with frr_lab.lab(ENV, "lab3") as labmod:
         labmod.up(str(wiring))
         for name, dev in p["devices"].items():
             if dev["kind"] == "switch":
                 _configure_switch(labmod, name, dev)
             else:
-                _configure_host(name, dev)
+                frr_lab.address_nics(NS, name, dev)
         yield labmod, p
-    finally:
-        labmod.down()
-        for key, value in old.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def _configure_switch(labmod, name, dev):
-    want = netdev.intended(render_sonic.config_db(dev), loopback_device="lo")
-    have = netdev.live(ns_run(name, "ip", "-j", "link").stdout,
-                       ns_run(name, "ip", "-j", "addr").stdout)
-    changes, missing = netdev.decide(want, have)
-    assert not missing, (name, missing)
-    for change in changes:
-        ns_run(name, *change["argv"])
+    frr_lab.apply_netdevs(NS, name, render_sonic.config_db(dev))
     d = os.path.join(labmod.LAB, NS + name, "frr")
     conf = os.path.join(d, "bgpd.roce.conf")
     with open(conf, "w") as handle:
         handle.write(render.render_switch(dev, ("configs",))["configs/%s.bgpd.conf" % name])
     ns_run(name, "/usr/lib/frr/frr-reload.py", "--daemon", "bgpd", "--vty_socket", d,
            "--bindir", "/usr/bin", "--confdir", d, "--rundir", d, "--reload", conf)
-
-
-def _configure_host(name, dev):
-    for nic in dev["nics"]:
-        ns_run(name, "ip", "link", "set", nic["name"], "mtu", str(nic["mtu_bytes"]), "up")
-        ns_run(name, "ip", "addr", "add", nic["address"], "dev", nic["name"])
-    first = dev["nics"][0]
-    ns_run(name, "ip", "route", "add", "198.18.64.0/18", "via", first["gateway"], "dev",
-           first["name"])
 
 
 def _state(labmod, name):

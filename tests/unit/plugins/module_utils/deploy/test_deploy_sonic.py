@@ -5,17 +5,14 @@ import os
 
 import jsonpatch
 import pytest
+import sonic_running_configs
+from sonic_running_configs import intended
 from hypothesis import given, strategies as st
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
-
-
-def intended():
-    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
-        return json.load(f)
 
 
 def expected(running, want):
@@ -143,17 +140,8 @@ def test_a_plan_that_would_write_management_tables_is_refused():
 
 # ------------------------------------------------- the realistic running CONFIG_DB (../shared)
 
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "running-configs", "sonic",
-                      "leaf1a-sn5600-running.json")
-
-
 def realistic():
-    if not os.path.exists(SHARED):
-        if os.environ.get("ROCE_REQUIRE_SONIC_YANG") == "1":
-            raise AssertionError("%s missing: required here (ROCE_REQUIRE_SONIC_YANG=1)" % SHARED)
-        pytest.skip("%s not found: realistic CONFIG_DB tests skipped" % SHARED)
-    with open(SHARED) as handle:
-        return json.load(handle)
+    return sonic_running_configs.realistic("realistic CONFIG_DB tests")
 
 
 def test_realistic_config_db_a_reload_field_is_refused_naming_the_consequence():

@@ -16,36 +16,22 @@ diff between its start and end (sonic-utilities generic_config_updater/patch_sor
 sees per run only creates, SETs and deletes of what differs across that run.
 """
 import copy
-import json
-import os
 
 import jsonpatch
 import pytest
+import sonic_running_configs
+from sonic_running_configs import intended
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "running-configs", "sonic",
-                      "leaf1a-sn5600-running.json")
 RELOAD = ["docker_routing_config_mode"]          # separated -> split; not what is tested here
 USER_TABLES = ("BUFFER_PG", "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST",
                "BUFFER_PORT_EGRESS_PROFILE_LIST")
 
 
-def intended():
-    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
-        return json.load(f)
-
-
 def realistic():
-    if not os.path.exists(SHARED):
-        if os.environ.get("ROCE_REQUIRE_SONIC_YANG") == "1":
-            raise AssertionError("%s missing: required here (ROCE_REQUIRE_SONIC_YANG=1)" % SHARED)
-        pytest.skip("%s not found: vendor-template deploy tests on it skipped" % SHARED)
-    with open(SHARED) as handle:
-        return json.load(handle)
+    return sonic_running_configs.realistic("vendor-template deploy tests on it")
 
 
 def vendor(running):

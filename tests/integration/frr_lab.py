@@ -1,0 +1,63 @@
+"""What the FRR namespace labs of the integration tests share (molecule/fabric/lab.py runs
+them): a command in a lab namespace, the lab module under the test's own names for the
+duration, a switch's rendered netdevs applied as switch_deploy does, a host's NICs addressed."""
+import contextlib
+import importlib.util
+import os
+import subprocess
+
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HOST_ROUTE = "198.18.64.0/18"      # the labs' host subnets, reached over a host's first NIC
+
+
+def ns_run(prefix, name, *argv, check=True):
+    """``argv`` inside namespace ``prefix + name``; its CompletedProcess (text)."""
+    return subprocess.run(["ip", "netns", "exec", prefix + name] + list(argv), check=check,
+                          capture_output=True, text=True)
+
+
+@contextlib.contextmanager
+def lab(env, module_name):
+    """molecule/fabric/lab.py loaded with ``env`` (the test's namespace prefix, bridge,
+    subnet and directory) set; on exit the lab is torn down and the environment restored."""
+    old = dict((k, os.environ.get(k)) for k in env)
+    os.environ.update(env)
+    try:
+        spec = importlib.util.spec_from_file_location(module_name, os.path.join(
+            ROOT, "molecule", "fabric", "lab.py"))
+        labmod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(labmod)
+        try:
+            yield labmod
+        finally:
+            labmod.down()
+    finally:
+        for key, value in old.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def apply_netdevs(prefix, name, config_db):
+    """The netdevs of ``config_db`` on switch ``name``, as deploy/netdev.py decides them."""
+    want = netdev.intended(config_db, loopback_device="lo")
+    have = netdev.live(ns_run(prefix, name, "ip", "-j", "link").stdout,
+                       ns_run(prefix, name, "ip", "-j", "addr").stdout)
+    changes, missing = netdev.decide(want, have)
+    assert not missing, (name, missing)
+    for change in changes:
+        ns_run(prefix, name, *change["argv"])
+
+
+def address_nics(prefix, name, dev):
+    """Host intent ``dev``'s NICs up with their MTU and /31, the host subnets via the first."""
+    for nic in dev["nics"]:
+        ns_run(prefix, name, "ip", "link", "set", nic["name"], "mtu", str(nic["mtu_bytes"]),
+               "up")
+        ns_run(prefix, name, "ip", "addr", "add", nic["address"], "dev", nic["name"])
+    first = dev["nics"][0]
+    ns_run(prefix, name, "ip", "route", "add", HOST_ROUTE, "via", first["gateway"], "dev",
+           first["name"])
