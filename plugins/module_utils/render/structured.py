@@ -11,6 +11,8 @@ import json
 import math
 import re
 
+from ansible_collections.roce.fabric.plugins.module_utils.render import memo
+
 try:
     import orjson
     HAS_ORJSON = True
@@ -187,21 +189,13 @@ def structured_yaml(dev):
     return "\n".join(out) + "\n"
 
 
-_PROFILES = {}     # id(a port's lossless intent) -> (the intent, its profile view); identical
-_PROFILES_MAX = 10000     # switches share the intent objects, so each view is made once
-
-
+@memo.by_identity(10000)     # identical switches share their ports' lossless intents
 def _profile(lossless):
     """The profile view of a port's lossless intent: its fields but the port's own, with its
     content key (sorted JSON)."""
-    hit = _PROFILES.get(id(lossless))
-    if hit is None or hit[0] is not lossless:
-        if len(_PROFILES) > _PROFILES_MAX:
-            _PROFILES.clear()
-        content = _Profile((k, v) for k, v in lossless.items() if k not in PORT_FIELDS)
-        content.key = _sorted_row(content)
-        hit = _PROFILES[id(lossless)] = (lossless, content)
-    return hit[1]
+    content = _Profile((k, v) for k, v in lossless.items() if k not in PORT_FIELDS)
+    content.key = _sorted_row(content)
+    return content
 
 
 def _port_table(ports, names):

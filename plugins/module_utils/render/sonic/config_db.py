@@ -21,6 +21,7 @@ from typing import Any, Dict, Tuple
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     EcnMarks, PortIntent, SwitchIntent)
+from ansible_collections.roce.fabric.plugins.module_utils.render import memo
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import buffers
 
 MAP = "ROCE"
@@ -104,22 +105,13 @@ def _switch_tables(dev: SwitchIntent) -> Dict[str, Any]:
     }
 
 
-_MAPS = {}      # id(QoS intent) -> (the intent, its map rows); the intent is kept, so its id
-_MAPS_MAX = 1000  # is not reused while cached (switches share a handful of QoS intents)
-
-
+@memo.by_identity(1000)      # switches share a handful of QoS intents
 def _qos_maps(q: Dict[str, Any]) -> Tuple[Tuple[Tuple[str, str], ...], ...]:
     """The DSCP -> TC, TC -> PG and TC -> queue rows of QoS intent ``q`` as text, made once per
     intent the switches share (every switch copies them into its own tables)."""
-    hit = _MAPS.get(id(q))
-    if hit is None or hit[0] is not q:
-        if len(_MAPS) > _MAPS_MAX:
-            _MAPS.clear()
-        hit = _MAPS[id(q)] = (q, (
-            tuple((str(d), str(q["dscp_to_tc"].get(d, 0))) for d in range(64)),
+    return (tuple((str(d), str(q["dscp_to_tc"].get(d, 0))) for d in range(64)),
             tuple((str(t), str(pg)) for t, pg in sorted(q["tc_to_pg"].items())),
-            tuple((str(t), str(x)) for t, x in sorted(q["tc_to_queue"].items()))))
-    return hit[1]
+            tuple((str(t), str(x)) for t, x in sorted(q["tc_to_queue"].items())))
 
 
 def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
