@@ -1,9 +1,13 @@
-"""The two CONFIG_DBs the SONiC deploy tests patch between: the plan's (leaf1a of the golden
-example) and a real running one from ../shared/running-configs (never copied here)."""
+"""What the SONiC deploy tests share: the two CONFIG_DBs they patch between - the plan's (leaf1a
+of the golden example) and a real running one from ../shared/running-configs (never copied
+here) - and the deploy contract's end state."""
+import copy
 import json
 import os
 
 import pytest
+
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
@@ -25,3 +29,23 @@ def realistic(what):
         pytest.skip("%s not found: %s skipped" % (SHARED, what))
     with open(SHARED) as handle:
         return json.load(handle)
+
+
+def expected(running, want):
+    """What the deploy contract says the switch ends with: in owned tables the plan's keys
+    exactly as planned and every key the plan does not own as it runs; shared tables = running
+    with the plan's keys and fields written over it."""
+    out = copy.deepcopy(running)
+    names = deploy_sonic.plan_names(want)
+    for table, keys in want.items():
+        if table in deploy_sonic.OWNED_TABLES and table in out:
+            out[table] = dict((k, v) for k, v in out[table].items() if not
+                              deploy_sonic.owned_key(table, k, want, names, running))
+            out[table].update(copy.deepcopy(keys))
+            continue
+        if table not in out:
+            out[table] = copy.deepcopy(keys)
+            continue
+        for key, fields in keys.items():
+            out[table].setdefault(key, {}).update(fields)
+    return out

@@ -6,33 +6,13 @@ import os
 import jsonpatch
 import pytest
 import sonic_running_configs
-from sonic_running_configs import intended
+from sonic_running_configs import expected, intended
 from hypothesis import given, strategies as st
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
-
-
-def expected(running, want):
-    """What the deploy contract says the switch ends with: in owned tables the plan's keys
-    exactly as planned and every key the plan does not own as it runs; shared tables = running
-    with the plan's keys and fields written over it."""
-    out = copy.deepcopy(running)
-    names = deploy_sonic.plan_names(want)
-    for table, keys in want.items():
-        if table in deploy_sonic.OWNED_TABLES and table in out:
-            out[table] = dict((k, v) for k, v in out[table].items() if not
-                              deploy_sonic.owned_key(table, k, want, names, running))
-            out[table].update(copy.deepcopy(keys))
-            continue
-        if table not in out:
-            out[table] = copy.deepcopy(keys)
-            continue
-        for key, fields in keys.items():
-            out[table].setdefault(key, {}).update(fields)
-    return out
 
 
 def test_applied_config_gives_an_empty_patch():

@@ -20,7 +20,7 @@ import copy
 import jsonpatch
 import pytest
 import sonic_running_configs
-from sonic_running_configs import intended
+from sonic_running_configs import expected, intended
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
@@ -118,18 +118,7 @@ def end_state(running, want):
     """Owned tables: the plan's keys as planned, other keys as they run; shared tables: the
     plan's keys and fields written; the pools the plan's carve lacks and the profiles on them
     gone."""
-    out = copy.deepcopy(running)
-    names = deploy_sonic.plan_names(want)
-    for table, keys in want.items():
-        if table in deploy_sonic.OWNED_TABLES and table in out:
-            out[table] = dict((k, v) for k, v in out[table].items() if not
-                              deploy_sonic.owned_key(table, k, want, names, running))
-            out[table].update(copy.deepcopy(keys))
-        elif table not in out:
-            out[table] = copy.deepcopy(keys)
-        else:
-            for key, fields in keys.items():
-                out[table].setdefault(key, {}).update(fields)
+    out = expected(running, want)
     for pool in set(running.get("BUFFER_POOL", {})) - set(want["BUFFER_POOL"]):
         del out["BUFFER_POOL"][pool]
         for name, row in list(out["BUFFER_PROFILE"].items()):
