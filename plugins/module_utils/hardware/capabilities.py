@@ -4,9 +4,10 @@
 """What each platform's rendered config really carries, for the settings a check credits.
 
 The plan asks for a hash seed per tier, hash fields and adaptive routing; a platform may express
-all, some or none of them. ``ecmp()`` returns what the renderer will write (the renderers read
-these values, so the two cannot drift) and a note for every requested setting it cannot
-express; the checks judge the fabric on the rendered values only.
+all, some or none of them. ``sonic_ecmp()`` and ``eos_ecmp()`` (each platform's ``ecmp`` in
+platforms.py) return what the renderer will write (the renderers read these values, so the two
+cannot drift) and a note for every requested setting it cannot express; the checks judge the
+fabric on the rendered values only.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -41,29 +42,33 @@ EOS_SEED_RANGE = (0, 5)
 EOS_TRIDENT_ASICS = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
 
 
-def ecmp(platform: str, family: Optional[str], role: str,
-         want: Dict[str, Any]) -> Dict[str, Any]:
-    """Rendered ECMP settings of one switch: seed (and where it comes from), hash fields,
-    adaptive routing, and ``not_rendered`` notes for requested settings the platform lacks."""
+def sonic_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[str, Any]:
+    """Rendered ECMP settings of one SONiC switch: seed (and where it comes from), hash fields,
+    adaptive routing, and ``not_rendered`` notes for requested settings SONiC lacks."""
     notes = []
     requested_seed = want["seeds"][role]
-    if platform == "sonic":
-        router_type = SONIC_ROUTER_TYPE[role]
-        seed = SONIC_SEED_BY_TYPE[router_type]
-        source = "SONiC switch.json.j2 seed of DEVICE_METADATA type %s" % router_type
-        if requested_seed != seed:
-            notes.append("hash seed %d: SONiC sets no seed from CONFIG_DB; it uses %d (type %s)"
-                         % (requested_seed, seed, router_type))
-        fields = [f for f in want["hash_fields"] if f in SONIC_HASH_FIELDS]
-        adaptive = False
-        if want["adaptive_routing"]:
-            notes.append("adaptive routing: upstream SONiC has no ARS orchestration (HLD "
-                         "sonic-net/SONiC#1958, code PRs open); ECMP hashing only")
-    else:
-        seed, source = requested_seed, "ip load-sharing trident %d" % requested_seed
-        fields = [f for f in want["hash_fields"] if f in EOS_HASH_FIELDS]
-        notes += ["hash field %s: no verified EOS keyword, not rendered" % f
-                  for f in want["hash_fields"] if f not in EOS_HASH_FIELDS]
-        adaptive = bool(want["adaptive_routing"]) and family == "strata"
+    router_type = SONIC_ROUTER_TYPE[role]
+    seed = SONIC_SEED_BY_TYPE[router_type]
+    source = "SONiC switch.json.j2 seed of DEVICE_METADATA type %s" % router_type
+    if requested_seed != seed:
+        notes.append("hash seed %d: SONiC sets no seed from CONFIG_DB; it uses %d (type %s)"
+                     % (requested_seed, seed, router_type))
+    fields = [f for f in want["hash_fields"] if f in SONIC_HASH_FIELDS]
+    if want["adaptive_routing"]:
+        notes.append("adaptive routing: upstream SONiC has no ARS orchestration (HLD "
+                     "sonic-net/SONiC#1958, code PRs open); ECMP hashing only")
     return {"seed": seed, "seed_source": source, "hash_fields": fields,
-            "adaptive_routing": adaptive, "not_rendered": notes}
+            "adaptive_routing": False, "not_rendered": notes}
+
+
+def eos_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[str, Any]:
+    """Rendered ECMP settings of one EOS switch (as sonic_ecmp): the requested seed, the hash
+    fields EOS has a verified keyword for, DLB on Strata."""
+    requested_seed = want["seeds"][role]
+    fields = [f for f in want["hash_fields"] if f in EOS_HASH_FIELDS]
+    notes = ["hash field %s: no verified EOS keyword, not rendered" % f
+             for f in want["hash_fields"] if f not in EOS_HASH_FIELDS]
+    return {"seed": requested_seed, "seed_source": "ip load-sharing trident %d" % requested_seed,
+            "hash_fields": fields,
+            "adaptive_routing": bool(want["adaptive_routing"]) and family == "strata",
+            "not_rendered": notes}

@@ -20,6 +20,7 @@ from collections import namedtuple
 from typing import Any, Dict, List, Optional
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
 
 Fact = namedtuple("Fact", "value source verified")
 
@@ -217,27 +218,16 @@ for _name, (_gbps, _cap_ok, _lanes_ok) in _CAPACITY.items():
         + (", as the platform port map" if _lanes_ok else " (unverified)"), _lanes_ok)
 
 
-# What each platform renders completely, by ASIC family. EOS runs on Broadcom only, and its
-# buffer lines here are the Strata MMU profile ('platform trident mmu', eos-and-avd.md §2).
-# Jericho (VOQ, HBM) is refused everywhere: no VOQ thresholds are rendered, so a plan for it
-# would show headroom no config carries. Its catalog entries still serve the filters.
-PLATFORM_FAMILIES = {"sonic": ("strata", "spectrum"), "eos": ("strata",)}
-_FAMILY_REASON = {
-    ("eos", "spectrum"): "NVIDIA Spectrum switches do not run EOS",
-    ("eos", "sand"): "Jericho VOQ buffer thresholds are not rendered yet",
-    ("sonic", "sand"): "SONiC on Jericho needs a VOQ chassis config, which is not rendered",
-}
-
-
 def check_platform(asic: "AsicProfile", platform: str, host: Optional[str] = None) -> None:
-    """Refuse an ASIC the platform does not run or the renderer does not cover completely."""
+    """Refuse an ASIC the platform does not run or the renderer does not cover completely
+    (platforms.py: each platform's families and why it refuses the others)."""
+    entry = platforms.PLATFORMS[platform]
     family = asic.value("family")
-    if family not in PLATFORM_FAMILIES[platform]:
-        supported = sorted(n for n, a in ASICS.items()
-                           if a["family"].value in PLATFORM_FAMILIES[platform])
+    if family not in entry.families:
+        supported = sorted(n for n, a in ASICS.items() if a["family"].value in entry.families)
         raise errors.RoceInputError(
             "roce_asic", asic.name, "an ASIC %s renders completely on %s (%s): %s" % (
-                "roce.fabric", platform, _FAMILY_REASON.get((platform, family), family),
+                "roce.fabric", platform, entry.refused.get(family, family),
                 ", ".join(supported)), host)
 
 

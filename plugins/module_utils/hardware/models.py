@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Switch models (SKUs) as data: ASIC, front-panel cages and their SerDes lanes, breakout
-modes, port naming per platform, and the SONiC platform and HWSKU strings.
+modes, and the SONiC platform and HWSKU strings; each platform names the ports its own way
+(platforms.py).
 
 Facts come from the vendors' published port maps in sonic-net/sonic-buildimage (platform.json,
 port_config.ini, hwsku.json) and from Arista's EOS manual; each model cites its files. Lane
@@ -20,7 +21,7 @@ __metaclass__ = type
 from collections import namedtuple
 from typing import List, Optional, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import sku_tables
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms, sku_tables
 
 Mode = namedtuple("Mode", "name ports speeds")
 
@@ -146,20 +147,14 @@ def port_count(model: str, mode: Mode) -> int:
 def port(model: str, platform: str, mode: Mode,
          index: int) -> Tuple[str, str, Optional[str], int, int]:
     """Name, lanes (text), alias, cage index (1-based) and lanes per port of front-panel port
-    ``index`` (0-based, cage-major) of ``model`` in breakout ``mode``."""
+    ``index`` (0-based, cage-major) of ``model`` in breakout ``mode``, named as ``platform``
+    names it (platforms.py)."""
     m = MODELS[model]
     per = m["cage_lanes"] // mode.ports
     cage, sub = divmod(index, mode.ports)
     first = m["first_lanes"][cage] + sub * per
     lanes = ",".join(str(first + k) for k in range(per))
-    if platform == "eos":           # EthernetN/1, N/5 for 2 ports, N/1 N/3 N/5 N/7 for 4 ...
-        return "Ethernet%d/%d" % (cage + 1, 1 + sub * per), lanes, None, cage + 1, per
-    name = "Ethernet%d" % (cage * m["cage_lanes"] + sub * per)
-    style, prefix = m["sonic"]["alias"]
-    if style == "etp":
-        alias = "etp%d%s" % (cage + 1, "abcdefgh"[sub] if mode.ports > 1 else "")
-    else:
-        alias = "%s%d/%d" % (prefix, cage + 1, 1 + sub * per)
+    name, alias = platforms.PLATFORMS[platform].ports.model_port(m, mode.ports, cage, sub, per)
     return name, lanes, alias, cage + 1, per
 
 
@@ -168,13 +163,7 @@ def parse(model: str, platform: str, mode: Mode, name: str) -> Optional[int]:
     m = MODELS[model]
     per = m["cage_lanes"] // mode.ports
     try:
-        if platform == "eos":
-            cage, lane = (int(x) for x in name[len("Ethernet"):].split("/"))
-            cage -= 1
-            sub, rest = divmod(lane - 1, per)
-        else:
-            cage, offset = divmod(int(name[len("Ethernet"):]), m["cage_lanes"])
-            sub, rest = divmod(offset, per)
+        cage, sub, rest = platforms.PLATFORMS[platform].ports.model_place(m, per, name)
     except ValueError:
         return None
     if rest or not 0 <= cage < len(m["first_lanes"]) or not 0 <= sub < mode.ports:

@@ -14,19 +14,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import models, platforms
 
 
 def port_name(platform: str, index: int, step: int) -> str:
-    """Name of front-panel port ``index`` (0-based)."""
-    if platform == "eos":
-        return "Ethernet%d/1" % (index + 1)
-    return "Ethernet%d" % (index * step)
+    """Name of front-panel port ``index`` (0-based) on a generic map."""
+    return platforms.PLATFORMS[platform].ports.generic_name(index, step)
 
 
-_LANE_MAPS = {}
+_LANE_MAPS: Dict[Tuple[str, int, int, Optional[int], int], Tuple[str, str]] = {}
 
 
 def lane_map(platform: str, index: int, step: int, speed_gbps: Optional[int],
@@ -37,10 +35,11 @@ def lane_map(platform: str, index: int, step: int, speed_gbps: Optional[int],
     switch of a model has the same map."""
     key = (platform, index, step, speed_gbps, serdes_gbps)
     if key not in _LANE_MAPS:
-        span = step if platform == "sonic" else 8
+        naming = platforms.PLATFORMS[platform].ports
+        span = naming.generic_lane_span(step)
         width = max(1, min(span, -(-speed_gbps // serdes_gbps))) if speed_gbps else 1
         _LANE_MAPS[key] = (",".join(str(index * span + k) for k in range(width)),
-                           "etp%d" % (index + 1) if platform == "sonic" else name)
+                           naming.generic_alias(index, name))
     return _LANE_MAPS[key]
 
 

@@ -1,43 +1,67 @@
-# -*- coding: utf-8 -*-
-# Copyright: (c) 2026, roce.fabric contributors
-# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Which headroom a switch gets, so that the plan equals what the switch computes.
 
-SONiC has two buffer models (sonic.md §1.1). Traditional: buffermgrd pins each lossless PG to
-the HWSKU's pg_profile_lookup.ini row for the port's speed and CABLE_LENGTH; the plan's default
-headroom is that row (model ``sonic-sku``), and a profile computed otherwise states the traffic
-pattern it was sized for. Dynamic (Spectrum only: the Mellanox plugin): buffermgrd computes the
-headroom from the port, CABLE_LENGTH and LOSSLESS_TRAFFIC_PATTERN with the lua of its release;
-the plan computes the same formula (``sonic-nvidia``) at the release's revision and the
-rendered pattern. EOS and switches without a SKU table get Model R (``ieee``).
+The platform's buffer manager decides (hardware/platforms.py names it per platform; ``MANAGERS``
+here holds each). SONiC's buffermgrd has two buffer models (sonic.md §1.1). Traditional: it pins
+each lossless PG to the HWSKU's pg_profile_lookup.ini row for the port's speed and CABLE_LENGTH;
+the plan's default headroom is that row (model ``sonic-sku``), and a profile computed otherwise
+states the traffic pattern it was sized for. Dynamic (Spectrum only: the Mellanox plugin):
+buffermgrd computes the headroom from the port, CABLE_LENGTH and LOSSLESS_TRAFFIC_PATTERN with
+the lua of its release; the plan computes the same formula (``sonic-nvidia``) at the release's
+revision and the rendered pattern. Where the plan's numbers are rendered as they are (EOS) and on
+switches without a SKU table the headroom is Model R (``ieee``).
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Callable, Dict, NamedTuple, Optional, Sequence, Tuple
+
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
+    capabilities, catalog, models, platforms, sku_tables)
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import models, sku_tables
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Switch
 
 # SONiC's own LOSSLESS_TRAFFIC_PATTERN default (buffers_config.j2, 50 % since PR #20632).
 DYNAMIC_PATTERN = {"lossless_mtu_bytes": 1024, "small_packet_pct": 50}
 
 
-def choose(sw, asic, given, hardware):
-    """(headroom model, knobs for headroom.port_headroom, SKU, SONiC intent or None, model of
-    the physical headroom a port needs) for switch ``sw`` and its roce_lossless ``given``."""
+class Choice(NamedTuple):
+    """A switch's headroom model and what goes with it."""
+    model: str                            # ieee, sonic-nvidia or sonic-sku
+    knobs: Dict[str, Any]                 # sonic-nvidia knobs for headroom.port_headroom
+    sku: Optional[Tuple[Optional[str], Optional[str]]]   # (model, HWSKU) of a SKU table
+    intent: Optional[Dict[str, Any]]      # the SONiC buffer settings rendered, else None
+
+
+def choose(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
+           hardware: Optional[Dict[str, Any]]) -> Choice:
+    """The headroom model of switch ``sw`` and its roce_lossless ``given``, by the buffer
+    manager of its platform."""
+    return manager(sw.platform).choose(sw, asic, given, hardware)
+
+
+def _as_planned(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
+                hardware: Optional[Dict[str, Any]]) -> Choice:
+    """The plan's headroom is rendered as computed: no SONiC settings, no SKU tables."""
     sonic_cfg = dict(given.get("sonic") or {})
-    if sw.platform != "sonic":
-        if sonic_cfg:
-            raise errors.RoceInputError("roce_lossless.sonic", sonic_cfg, "not set: it configures "
-                                        "SONiC's buffer manager and %s runs %s"
-                                        % (sw.name, sw.platform), sw.name)
-        model = given.get("model", "ieee")
-        if model == "sonic-sku":
-            raise errors.RoceInputError("roce_lossless.model", model, "ieee or sonic-nvidia on "
-                                        "EOS (no SONiC SKU tables)", sw.name)
-        return model, {}, None, None, model
+    if sonic_cfg:
+        raise errors.RoceInputError("roce_lossless.sonic", sonic_cfg, "not set: it configures "
+                                    "SONiC's buffer manager and %s runs %s"
+                                    % (sw.name, sw.platform), sw.name)
+    model = given.get("model", "ieee")
+    if model == "sonic-sku":
+        raise errors.RoceInputError("roce_lossless.model", model, "ieee or sonic-nvidia on "
+                                    "%s (no SONiC SKU tables)"
+                                    % platforms.PLATFORMS[sw.platform].title, sw.name)
+    return Choice(model, {}, None, None)
+
+
+def _sonic_buffermgrd(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
+                      hardware: Optional[Dict[str, Any]]) -> Choice:
+    """SONiC: the traditional model's SKU table row, or the dynamic model's formula."""
+    sonic_cfg = dict(given.get("sonic") or {})
     spectrum = asic.value("family") == "spectrum"
     buffer_model = sonic_cfg.get("buffer_model", "traditional")
     version = sonic_cfg.get("version", headroom.DEFAULT_SONIC_VERSION)
@@ -75,27 +99,42 @@ def choose(sw, asic, given, hardware):
     knobs = dict(pattern, revision=revision) if model == "sonic-nvidia" else {}
     intent = {"buffer_model": buffer_model, "version": version, "revision": revision,
               "hwsku": hwsku, "traffic_pattern": pattern if model != "ieee" else None}
-    physical = model
+    return Choice(model, knobs, (sw.model, hwsku) if table else None, intent)
+
+
+def physical_model(model: str, family: Optional[str]) -> str:
+    """The headroom model of what a link physically needs: a SKU table row stands for the
+    formula its table was sized with (Spectrum: the Mellanox lua, sonic-nvidia; else ieee)."""
     if model == "sonic-sku":
-        physical = "sonic-nvidia" if spectrum else "ieee"
-    return model, knobs, (sw.model, hwsku) if table else None, intent, physical
+        return "sonic-nvidia" if family == "spectrum" else "ieee"
+    return model
 
 
-def physical_knobs(model, knobs):
+def physical_knobs(model: str, knobs: Dict[str, Any]) -> Dict[str, Any]:
     """Knobs for the headroom a link physically needs: the SKU tables' pattern for sonic-sku
     switches on Spectrum, else the switch's own."""
     if model == "sonic-nvidia" and not knobs:
-        pattern = dict(models.SKU_TABLE_PATTERN)
+        pattern: Dict[str, Any] = dict(models.SKU_TABLE_PATTERN)
         pattern.pop("port_mtu_bytes")
         return dict(pattern, revision=headroom.SONIC_VERSIONS[headroom.DEFAULT_SONIC_VERSION])
     return knobs
 
 
-def cable_classes(sw, speed_gbps):
-    """The CABLE_LENGTH values (metres) SONiC's traditional buffer manager has a
-    pg_profile_lookup.ini row for on a port of ``sw`` at ``speed_gbps``; None where the switch
-    takes any length (EOS, SONiC's dynamic model) and () where its HWSKU publishes no table."""
-    if sw.platform != "sonic" or sw.model is None:
+def cable_classes(sw: Switch, speed_gbps: int) -> Optional[Tuple[int, ...]]:
+    """The CABLE_LENGTH values (metres) the switch's buffer manager has a profile row for on a
+    port of ``sw`` at ``speed_gbps``; None where it takes any length and () where the switch's
+    table is empty."""
+    return manager(sw.platform).cable_classes(sw, speed_gbps)
+
+
+def _any_length(sw: Switch, speed_gbps: int) -> Optional[Tuple[int, ...]]:
+    return None
+
+
+def _sonic_cable_classes(sw: Switch, speed_gbps: int) -> Optional[Tuple[int, ...]]:
+    """SONiC's traditional buffer manager: the HWSKU's pg_profile_lookup.ini lengths (() where
+    the HWSKU publishes no table); any length on a generic port map and in the dynamic model."""
+    if sw.model is None:
         return None
     sonic_cfg = (sw.vars.get("roce_lossless") or {}).get("sonic") or {}
     if sonic_cfg.get("buffer_model", "traditional") == "dynamic":
@@ -103,7 +142,7 @@ def cable_classes(sw, speed_gbps):
     return sku_tables.cable_classes(models.hwsku(sw.model, sw.portmap.mode.name), speed_gbps)
 
 
-def link_class(cable_m, options):
+def link_class(cable_m: float, options: Sequence[Optional[Tuple[int, ...]]]) -> int:
     """One cable class for both ends of a link (``options``: each end's cable_classes, None
     for any length): the smallest length at least ``cable_m`` at which every end that has a
     table row that long takes exactly that row; the cable in whole metres where no table has a
@@ -117,3 +156,49 @@ def link_class(cable_m, options):
         if new == cls:
             return int(new)
         cls = new
+
+
+def dynamic_headroom(platform: str, family: Optional[str]) -> bool:
+    """Whether the platform's buffer manager can size each port's headroom from its own cable
+    on an ASIC of ``family`` (SONiC's dynamic buffer model: Spectrum only, sonic.md §1.1)."""
+    return family in manager(platform).dynamic_families
+
+
+def _no_mmu(result: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    return None
+
+
+def _eos_mmu(result: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """EOS on a Broadcom XGS chip: what its `platform trident mmu` lines carry. The queue
+    profile is one per switch, so every lossless PG reserves the largest headroom of its ports
+    (whole bytes); the headroom-pool limit is given in whole cells, rounded up. None on other
+    chips (and without a pause point: the budget failed, nothing to apply)."""
+    if result["asic"] not in capabilities.EOS_TRIDENT_ASICS or result["trigger"] is None:
+        return None
+    pool, cell = result["shared_headroom_pool_bytes"], result["cell_bytes"]
+    return {"pg_reserved_bytes": max([p["headroom"]["size_bytes"] for p in result["ports"]]
+                                     or [0]),
+            "headroom_pool_cells": -(-pool // cell) if pool else None}
+
+
+class BufferManager(NamedTuple):
+    """Who sizes a platform's lossless profiles, and how the plan matches it."""
+    choose: Callable[[Switch, catalog.AsicProfile, Dict[str, Any], Optional[Dict[str, Any]]],
+                     Choice]
+    cable_classes: Callable[[Switch, int], Optional[Tuple[int, ...]]]
+    dynamic_families: Tuple[str, ...]     # ASIC families with a per-cable dynamic model
+    # the switch's own MMU units for the plan's numbers (the buffer record's eos_mmu), or None
+    mmu: Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]
+
+
+# hardware/platforms.py Platform.buffer_manager -> the manager
+MANAGERS = {
+    "sonic-buffermgrd": BufferManager(_sonic_buffermgrd, _sonic_cable_classes, ("spectrum",),
+                                      _no_mmu),
+    # EOS: the plan's numbers rendered as they are, in the Trident MMU profile
+    "eos-mmu": BufferManager(_as_planned, _any_length, (), _eos_mmu),
+}
+
+
+def manager(platform: str) -> BufferManager:
+    return MANAGERS[platforms.PLATFORMS[platform].buffer_manager]

@@ -6,26 +6,35 @@
 Ties headroom.py, thresholds.py and ecn.py together in the order the buffer is carved up
 (LM §2.3): headroom (or the shared headroom pool) and reserved buffer come off the top, what is
 left is the shared pool B_s, and B_s sets where PGs pause and so where ECN must mark.
-Headroom is computed once per (speed, cable, MTU, lanes) class, so cost grows with distinct
-port classes, not ports.
+Headroom is computed once per (speed, cable class, MTU, lanes) class, so cost grows with
+distinct port classes, not ports. Each port comes out finished (``LosslessProfile``): its real
+cable and the class its profile is sized and named for, the headroom, ECN with the switch's
+overrides applied, whether the platform's table has a row for it, and what its link really needs.
+``plan_switch`` is the plan's entry: a modelled switch and its ports in, its whole lossless plan
+out.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import NamedTuple, Optional
+from typing import (Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple)
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, sku_tables
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
-    carve, ecn, headroom, pause as thresholds)
+    buffer_model, carve, ecn, headroom, pause as thresholds)
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Port, Switch
 
 DEFAULT_LOSSLESS_PGS = (3,)       # RoCE on priority 3 (host-nic.md; CL-ROCE)
 SETTINGS_KEYS = ("model", "lossless_pgs", "trigger_fraction", "trigger_mode",
-                 "over_subscribe_ratio", "lossy_reserved_per_port_bytes", "sonic", "ecn", "sku")
+                 "over_subscribe_ratio", "lossy_reserved_per_port_bytes", "sonic", "ecn", "sku",
+                 "xon_offset_bytes")
+Row = Tuple[str, "PortClass", Dict[str, Any]]       # (port name, its class, its headroom)
 
 
-def _pinned(hr, xoff_bytes, asic, port):
+def _pinned(hr: Dict[str, Any], xoff_bytes: int, asic: catalog.AsicProfile,
+            port: str) -> Dict[str, Any]:
     """A port's headroom with its xoff pinned by the inventory: the PG reserves the pinned xoff
     instead (Spectrum), or draws it from the shared headroom pool (Broadcom)."""
     shp = asic.value("headroom_semantics") == "shared_headroom_pool"
@@ -37,7 +46,7 @@ def _pinned(hr, xoff_bytes, asic, port):
 class PortClass(NamedTuple):
     """What a port's headroom depends on: ports of one class share one computation."""
     speed_gbps: int
-    cable_m: float
+    cable_m: float                     # the class: the length the profile is sized for
     mtu_bytes: int
     peer_mtu_bytes: Optional[int]
     lanes: Optional[int]
@@ -45,15 +54,22 @@ class PortClass(NamedTuple):
     headroom_bytes: Optional[int]      # xoff pinned by the inventory
 
 
-def switch_lossless(asic, ports, settings=None, host=None, strict=True):
+def switch_lossless(asic: catalog.AsicProfile, ports: Sequence[Mapping[str, Any]],
+                    settings: Optional[Mapping[str, Any]] = None, host: Optional[str] = None,
+                    strict: bool = True,
+                    table_classes: Optional[Callable[[int], Optional[Tuple[int, ...]]]] = None
+                    ) -> Dict[str, Any]:
     """Compute the lossless plan of one switch.
 
-    ``asic``: catalog.AsicProfile. ``ports``: list of dicts with ``name``, ``speed_gbps``,
-    ``cable_m`` and optional ``mtu_bytes`` (default 9216), ``peer_mtu_bytes``, ``lanes``,
-    ``media``, ``headroom_bytes`` (xoff pinned by the inventory). ``settings``: see
-    SETTINGS_KEYS (all optional). With ``strict=False`` a buffer that cannot hold the headroom
-    is reported (``budget_error``, trigger and ECN None) instead of raised, so a fabric-wide
-    check can list it with the other findings. Ports and settings come from the plan, whose
+    ``asic``: catalog.AsicProfile. ``ports``: mappings with ``name``, ``speed_gbps``,
+    ``cable_m`` (the real cable) and optional ``cable_class_m`` (the length its profile is sized
+    and named for, default the cable), ``mtu_bytes`` (default 9216), ``peer_mtu_bytes``,
+    ``lanes``, ``media``, ``headroom_bytes`` (xoff pinned by the inventory). ``settings``: see
+    SETTINGS_KEYS (all optional; ``ecn`` overrides the marks, ``xon_offset_bytes`` the XON).
+    ``table_classes(speed)``: the cable lengths the platform's profile table has a row for (None
+    or absent: any length). With ``strict=False`` a buffer that cannot hold the headroom is reported
+    (``budget_error``, trigger and ECN None) instead of raised, and ECN overrides are taken as
+    given for the fabric-wide checks to judge. Ports and settings come from the plan, whose
     inputs passed the gate (inputs/schema.py): they are trusted here.
     """
     cfg = dict(settings or {})
@@ -70,11 +86,7 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     shared = carved["shared_pool_bytes"]
     trigger, marks_by_class, budget_error = _pause_and_marks(carved, rows, cfg, per_pg, host,
                                                              strict)
-    out_ports = []
-    for name, cls, hr in rows:
-        out_ports.append({"name": name, "speed_gbps": cls.speed_gbps, "cable_m": cls.cable_m,
-                          "mtu_bytes": cls.mtu_bytes, "headroom": hr,
-                          "ecn": marks_by_class.get((cls.speed_gbps, cls.mtu_bytes))})
+    out_ports = _finished(asic, ports, rows, marks_by_class, cfg, table_classes, host)
     return {
         "budget_error": budget_error,
         "asic": asic.name,
@@ -99,16 +111,53 @@ def switch_lossless(asic, ports, settings=None, host=None, strict=True):
     }
 
 
-def _headroom_by_class(asic, ports, cfg, model, host):
+def _finished(asic: catalog.AsicProfile, ports: Sequence[Mapping[str, Any]],
+              rows: Sequence[Row], marks_by_class: Dict[Tuple[int, int], Dict[str, Any]],
+              cfg: Mapping[str, Any],
+              table_classes: Optional[Callable[[int], Optional[Tuple[int, ...]]]],
+              host: Optional[str]) -> List[Dict[str, Any]]:
+    """Each port's finished record, in the order of ``ports``: the real cable beside the class
+    its profile is sized for (a SKU row's own class, else the class given), whether the
+    platform's table has that row, and the headroom its actual link needs by the switch's
+    formula (a SKU table row is checked against the formula it stands for) beside the xoff the
+    rendered profile carries (a pinned xoff is rendered as such)."""
+    physical = buffer_model.physical_model(cfg.get("model", "ieee"), asic.value("family"))
+    knobs = buffer_model.physical_knobs(physical, cfg.get("sonic") or {})
+    out: List[Dict[str, Any]] = []
+    required: Dict[Tuple[Any, ...], int] = {}       # one need per link class
+    tables: Dict[int, Tuple[int, ...]] = {}          # one table per speed
+    for port, (name, cls, hr) in zip(ports, rows):
+        cable_class = hr.get("cable_class_m", cls.cable_m)
+        speed, cable = cls.speed_gbps, port["cable_m"]
+        if speed not in tables:
+            tables[speed] = (table_classes(speed) if table_classes else None) or ()
+        key = (speed, cable, cls.mtu_bytes, cls.peer_mtu_bytes, cls.media, cls.lanes)
+        if key not in required:
+            required[key] = headroom.port_headroom(
+                asic, speed, cable, cls.mtu_bytes, cls.peer_mtu_bytes, model=physical,
+                sonic=knobs, media=cls.media, host=host, port=name,
+                lanes=cls.lanes)["xoff_bytes"]
+        out.append({"name": name, "speed_gbps": speed, "cable_m": cable,
+                    "mtu_bytes": cls.mtu_bytes, "headroom": hr,
+                    "ecn": marks_by_class.get((speed, cls.mtu_bytes)),
+                    "cable_class_m": cable_class, "table_row": cable_class in tables[speed],
+                    "headroom_required_bytes": required[key],
+                    "headroom_configured_bytes": hr["xoff_bytes"]})
+    return out
+
+
+def _headroom_by_class(asic: catalog.AsicProfile, ports: Sequence[Mapping[str, Any]],
+                       cfg: Mapping[str, Any], model: str, host: Optional[str]
+                       ) -> Tuple[Dict[PortClass, Dict[str, Any]], List[Row]]:
     """({PortClass: headroom}, [(port name, its class, its headroom)]): one headroom
     computation per class of ports, shared by its ports."""
-    classes = {}
-    rows = []
+    classes: Dict[PortClass, Dict[str, Any]] = {}
+    rows: List[Row] = []
     for port in ports:
         name = port["name"]
-        cls = PortClass(port["speed_gbps"], port["cable_m"], port.get("mtu_bytes", 9216),
-                        port.get("peer_mtu_bytes"), port.get("lanes"), port.get("media", "fiber"),
-                        port.get("headroom_bytes"))
+        cls = PortClass(port["speed_gbps"], port.get("cable_class_m", port["cable_m"]),
+                        port.get("mtu_bytes", 9216), port.get("peer_mtu_bytes"),
+                        port.get("lanes"), port.get("media", "fiber"), port.get("headroom_bytes"))
         if cls not in classes:
             classes[cls] = headroom.port_headroom(
                 asic, cls.speed_gbps, cls.cable_m, cls.mtu_bytes, cls.peer_mtu_bytes,
@@ -120,11 +169,14 @@ def _headroom_by_class(asic, ports, cfg, model, host):
     return classes, rows
 
 
-def _pause_and_marks(carved, rows, cfg, per_pg, host, strict):
+def _pause_and_marks(carved: Dict[str, Any], rows: Sequence[Row], cfg: Mapping[str, Any],
+                     per_pg: int, host: Optional[str], strict: bool
+                     ) -> Tuple[Optional[Dict[str, Any]], Dict[Tuple[int, int], Dict[str, Any]],
+                                Optional[str]]:
     """(trigger, {(speed, MTU): ECN marks}, budget error): where the lossless PGs pause and
     where ECN marks, once the carve has left a shared pool; a buffer that cannot hold the
     headroom raises, or with ``strict=False`` is reported as the budget error."""
-    marks_by_class = {}
+    marks_by_class: Dict[Tuple[int, int], Dict[str, Any]] = {}
     try:
         if carved["budget_error"]:
             raise errors.RoceInputError(
@@ -140,14 +192,74 @@ def _pause_and_marks(carved, rows, cfg, per_pg, host, strict):
         trigger["incast_fanout_ports"] = len(rows)
         trigger["incast_pause_bytes"] = int(thresholds.incast_kmin_bound(trigger, len(rows),
                                                                          per_pg))
+        xon_offset = cfg.get("xon_offset_bytes")
+        if xon_offset is not None:      # XON a fixed distance below the pause point
+            trigger["xon_offset_bytes"] = xon_offset
+            trigger["xon_bytes"] = trigger["trigger_n_pgs_bytes"] - xon_offset
         for _name, cls, _hr in rows:
             # ECN depends on speed and MTU only (the trigger is per switch): once per class.
             if (cls.speed_gbps, cls.mtu_bytes) not in marks_by_class:
                 marks_by_class[(cls.speed_gbps, cls.mtu_bytes)] = ecn.ecn_thresholds(
                     cls.speed_gbps, trigger["trigger_one_pg_bytes"], cls.mtu_bytes,
-                    cfg.get("ecn"), host=host, incast_bound_bytes=trigger["incast_pause_bytes"])
+                    cfg.get("ecn"), host=host, incast_bound_bytes=trigger["incast_pause_bytes"],
+                    strict=strict)
     except errors.RoceInputError as exc:
         if strict or exc.field not in ("ports", "shared_pool_bytes", "xoff_trigger_bytes"):
             raise
         return None, {}, str(exc)
     return trigger, marks_by_class, None
+
+
+# -- the plan's entry: a modelled switch -------------------------------------------------------
+
+def plan_switch(sw: Switch, ordered: Sequence[Port],
+                ends: Mapping[Port, Tuple[Optional[int], int]],
+                hardware: Optional[Dict[str, Any]]) -> Tuple[catalog.AsicProfile, Dict[str, Any]]:
+    """(ASIC profile, lossless plan) of switch ``sw``: every up port of ``ordered`` (its ports
+    by index) with its link's cable class and peer MTU (``ends``), by the buffer manager of its
+    platform (buffer_model.py). ``hardware``: the switch's model, breakout and HWSKU."""
+    hv = sw.vars
+    asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
+    _sku_total(asic, hardware, hv.get("roce_asic_overrides") or {})
+    settings = dict(hv.get("roce_lossless") or {})       # checked at the gate (schema LOSSLESS)
+    choice = buffer_model.choose(sw, asic, settings, hardware)
+    # sorted: the same plan whatever order the inventory (or ansible-inventory) gave the keys
+    ecn_over = dict(sorted((settings.get("ecn") or {}).items()))
+    settings.update(model=choice.model, sonic=choice.knobs, sku=choice.sku, ecn=ecn_over,
+                    lossless_pgs=sw.qos["lossless_priorities"])
+    ports = []
+    for p in ordered:
+        if not p.up:
+            continue
+        peer_mtu, cls = ends[p]
+        ports.append({"name": p.name, "speed_gbps": p.speed_gbps, "cable_m": p.cable_m,
+                      "cable_class_m": cls, "mtu_bytes": p.mtu_bytes,
+                      "peer_mtu_bytes": peer_mtu, "media": p.media, "lanes": p.lanes_per_port})
+        if p.headroom_bytes is not None:
+            if (choice.intent or {}).get("buffer_model") == "dynamic":
+                raise errors.RoceInputError(
+                    "roce_link_overrides.%s.headroom_bytes" % p.name, p.headroom_bytes,
+                    "not set: with SONiC's dynamic buffer model buffermgrd computes every "
+                    "lossless PG's headroom (use the traditional model to pin one)", sw.name)
+            ports[-1]["headroom_bytes"] = p.headroom_bytes
+    result = switch_lossless(asic, ports, settings, sw.name, strict=False,
+                             table_classes=lambda speed: buffer_model.cable_classes(sw, speed))
+    result["sonic"] = choice.intent
+    result["eos_mmu"] = buffer_model.manager(sw.platform).mmu(result)
+    result["ecn_overrides"] = ecn_over
+    return asic, result
+
+
+def _sku_total(asic: catalog.AsicProfile, hardware: Optional[Dict[str, Any]],
+               overrides: Mapping[str, Any]) -> None:
+    """A SKU whose vendor template sizes the buffer below the chip's figure is carved at the
+    template's total (hardware/sku_tables.py TEMPLATES), the source saying so; an inventory
+    override still wins."""
+    template = sku_tables.template((hardware or {}).get("hwsku"))
+    total = asic.value("total_buffer_bytes")
+    if template and "total_buffer_bytes" not in overrides and total and \
+            template["total"] < total:
+        asic.facts["total_buffer_bytes"] = catalog.Fact(
+            template["total"], "%s: pools %d B, below %s's %d B (%s)" % (
+                template["source"], template["total"], asic.name, total,
+                asic.source("total_buffer_bytes")), True)

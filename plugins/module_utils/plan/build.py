@@ -15,22 +15,30 @@ __metaclass__ = type
 import contextlib
 import gc
 import operator
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
-from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
-    buffer_model, headroom, switch as lossless)
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
-from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
-    catalog, models, sku_tables)
+    models, platforms as hardware_platforms)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
+    buffer_model, switch as lossless)
+from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import (
+    Fabric, Nic, Port, Switch)
+from ansible_collections.roce.fabric.plugins.module_utils.plan import platforms
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    BgpIntent, Device, HostIntent, QosIntent, SwitchIntent)
+
+Ends = Dict[Port, Tuple[Optional[int], int]]     # switch port -> (peer MTU, cable class)
+Lossless = Tuple[Any, Dict[str, Any], Dict[str, Any]]  # (ASIC profile, plan, its ports by name)
 
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 HOST_ETS_BW = 50  # RoCE class share of host ETS, as the switches' DWRR (Cumulus RoCE: 50/50)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
 
 
-def _qos(q, host):
+def _qos(q: Dict[str, Any], host: str) -> QosIntent:
     """Normalised QoS intent from a merged roce_qos / NIC qos mapping. Every value passed the
     input gate (inputs/schema.py QOS: DSCPs 0-63, priorities 0-7, the enums)."""
     lossless = sorted(set(q["lossless_priorities"]))
@@ -54,13 +62,9 @@ def _qos(q, host):
     }
 
 
-def _cable_class(cable_m):
-    """SONiC-style profile class: the cable rounded up to whole metres."""
-    return int(-(-cable_m // 1))
-
-
-def _switch_lossless(fab, sw, ordered, ends, memo):
-    """Headroom, budget, trigger and ECN for every up port of ``sw`` (ports pinned per class).
+def _switch_lossless(sw: Switch, ordered: Sequence[Port], ends: Ends,
+                     memo: Dict[Tuple[Any, ...], Lossless]) -> Lossless:
+    """Headroom, budget, trigger and ECN for every up port of ``sw`` (lossless/switch.py).
 
     Switches with the same ASIC, platform, settings and ports (name, state, speed, cable and
     its class, lanes, MTUs, media, headroom override) get the same answer: it is computed once
@@ -72,7 +76,7 @@ def _switch_lossless(fab, sw, ordered, ends, memo):
            tuple(sw.qos["lossless_priorities"]), sw.model, sw.platform,
            tuple(map(_PORT_SHAPE, ordered)), tuple(map(ends.__getitem__, ordered)))
     if key not in memo:
-        asic, result = _compute_lossless(fab, sw, ends, ordered)
+        asic, result = lossless.plan_switch(sw, ordered, ends, _hardware(sw))
         memo[key] = (asic, result, dict((p["name"], p) for p in result["ports"]))
     return memo[key]
 
@@ -83,113 +87,12 @@ _PORT_SHAPE = operator.attrgetter("name", "up", "speed_gbps", "cable_m", "mtu_by
                                   "lanes_per_port", "media", "headroom_bytes")
 
 
-def _compute_lossless(fab, sw, ends, ordered):
-    hv = sw.vars
-    asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
-    _sku_total(asic, _hardware(sw), hv.get("roce_asic_overrides") or {})
-    settings = dict(hv.get("roce_lossless") or {})       # checked at the gate (schema LOSSLESS)
-    model, knobs, sku, sonic_intent, physical = buffer_model.choose(sw, asic, settings,
-                                                                    _hardware(sw))
-    settings.update(model=model, sonic=knobs, sku=sku)
-    # sorted: the same plan whatever order the inventory (or ansible-inventory) gave the keys
-    ecn_over = dict(sorted((settings.pop("ecn", None) or {}).items()))
-    xon_offset = settings.pop("xon_offset_bytes", None)
-    settings["lossless_pgs"] = sw.qos["lossless_priorities"]
-    ports = []
-    for p in ordered:
-        if not p.up:
-            continue
-        # the link's cable class, the same at both ends (buffer_model.link_class)
-        peer_mtu, cls = ends[p]
-        ports.append({"name": p.name, "speed_gbps": p.speed_gbps,
-                      "cable_m": cls or _cable_class(p.cable_m), "mtu_bytes": p.mtu_bytes,
-                      "peer_mtu_bytes": peer_mtu, "media": p.media,
-                      "lanes": p.lanes_per_port})
-        if p.headroom_bytes is not None:
-            if (sonic_intent or {}).get("buffer_model") == "dynamic":
-                raise errors.RoceInputError(
-                    "roce_link_overrides.%s.headroom_bytes" % p.name, p.headroom_bytes,
-                    "not set: with SONiC's dynamic buffer model buffermgrd computes every "
-                    "lossless PG's headroom (use the traditional model to pin one)", sw.name)
-            ports[-1]["headroom_bytes"] = p.headroom_bytes
-    result = lossless.switch_lossless(asic, ports, settings, sw.name, strict=False)
-    result["sonic"] = sonic_intent
-    result["eos_mmu"] = _eos_mmu(sw, result)
-    result["ecn_overrides"] = ecn_over
-    if result["trigger"] is not None:
-        trig = result["trigger"]
-        if xon_offset is not None:
-            trig["xon_offset_bytes"] = xon_offset
-            trig["xon_bytes"] = trig["trigger_n_pgs_bytes"] - xon_offset
-        by_class = {}      # ports of one ECN class share one marks object
-        for port in result["ports"]:
-            if id(port["ecn"]) not in by_class:
-                marks = dict(port["ecn"])
-                marks.update(ecn_over)
-                marks["overridden"] = sorted(ecn_over)
-                # Both platforms take a whole percent: the plan carries what is rendered.
-                marks["pmax_percent"] = max(1, int(round(marks["pmax"] * 100)))
-                marks["pmax"] = marks["pmax_percent"] / 100.0
-                by_class[id(port["ecn"])] = marks
-            port["ecn"] = by_class[id(port["ecn"])]
-    # Required headroom for each port's actual link: what is in flight on it by the switch's
-    # formula (a SKU table row is checked against the formula it stands for).
-    required = {}
-    need_knobs = buffer_model.physical_knobs(physical, knobs)
-    for port in result["ports"]:
-        fp = sw.ports[port["name"]]
-        # The class the headroom was computed for (a SKU row's own class, else the cable in whole
-        # metres given to the lossless math above); the port then carries its real length.
-        port["cable_class_m"] = port["headroom"].get("cable_class_m", port["cable_m"])
-        # SONiC's traditional buffer manager has a pg_profile_lookup.ini row for it (else the
-        # SONiC renderer pins the profile: CABLE_LENGTH 0m, sonic-swss buffermgr.cpp L159)
-        port["table_row"] = port["cable_class_m"] in (
-            buffer_model.cable_classes(sw, fp.speed_gbps) or ())
-        port["cable_m"] = fp.cable_m
-        key = (fp.speed_gbps, fp.cable_m, fp.mtu_bytes, ends[fp][0], fp.media)
-        if key not in required:
-            required[key] = headroom.port_headroom(
-                asic, fp.speed_gbps, fp.cable_m, fp.mtu_bytes, key[3], model=physical,
-                sonic=need_knobs, media=fp.media, host=sw.name, port=fp.name,
-                lanes=fp.lanes_per_port)["xoff_bytes"]
-        port["headroom_required_bytes"] = required[key]
-        # what the rendered profile carries (a pinned xoff is rendered as such)
-        port["headroom_configured_bytes"] = port["headroom"]["xoff_bytes"]
-    return asic, result
-
-
-def _eos_mmu(sw, result):
-    """EOS on a Broadcom XGS chip: what its `platform trident mmu` lines carry. The queue
-    profile is one per switch, so every lossless PG reserves the largest headroom of its ports
-    (whole bytes); the headroom-pool limit is given in whole cells, rounded up. None elsewhere
-    (and without a pause point: the budget failed, nothing to apply)."""
-    if sw.platform != "eos" or result["asic"] not in capabilities.EOS_TRIDENT_ASICS or \
-            result["trigger"] is None:
-        return None
-    pool, cell = result["shared_headroom_pool_bytes"], result["cell_bytes"]
-    return {"pg_reserved_bytes": max([p["headroom"]["size_bytes"] for p in result["ports"]]
-                                     or [0]),
-            "headroom_pool_cells": -(-pool // cell) if pool else None}
-
-
-def _sku_total(asic, hardware, overrides):
-    """A SKU whose vendor template sizes the buffer below the chip's figure is carved at the
-    template's total (hardware/sku_tables.py TEMPLATES), the source saying so; an inventory
-    override still wins."""
-    template = sku_tables.template((hardware or {}).get("hwsku"))
-    total = asic.value("total_buffer_bytes")
-    if template and "total_buffer_bytes" not in overrides and total and \
-            template["total"] < total:
-        asic.facts["total_buffer_bytes"] = catalog.Fact(
-            template["total"], "%s: pools %d B, below %s's %d B (%s)" % (
-                template["source"], template["total"], asic.name, total,
-                asic.source("total_buffer_bytes")), True)
-
-
-def _bgp(fab, sw, ordered):
+def _bgp(fab: Fabric, sw: Switch, ordered: Sequence[Port]) -> BgpIntent:
     s = fab.settings
     switches, above = fab.switches, fabric.UPLINK.get(sw.role)
-    neighbors, per_peer, uplinks = [], {}, 0
+    neighbors: List[Any] = []
+    per_peer: Dict[str, int] = {}
+    uplinks = 0
     for p in ordered:
         if not p.up:
             continue
@@ -215,18 +118,20 @@ def _bgp(fab, sw, ordered):
 _FABRIC_PEERS = frozenset(("spine", "leaf", "superspine"))
 
 
-def _once(shared, key, make):
+def _once(shared: Dict[Tuple[Any, ...], Any], key: Tuple[Any, ...],
+          make: Callable[[], Any]) -> Any:
     """One object per key for all switches (keys hold ids of objects the plan keeps alive)."""
     if key not in shared:
         shared[key] = make()
     return shared[key]
 
 
-def _switch_intent(fab, sw, ordered, lossless, shared):
+def _switch_intent(fab: Fabric, sw: Switch, ordered: Sequence[Port], lossless: Lossless,
+                   shared: Dict[Tuple[Any, ...], Any]) -> SwitchIntent:
     """``ordered``: the switch's ports by index; ``lossless``: (asic, result, result's ports by
     name) from _switch_lossless."""
     asic, lossless_result, by_name = lossless
-    ports = []
+    ports: List[Any] = []
     below, above = fabric.DOWNLINK[sw.role], fabric.UPLINK.get(sw.role)
     down = up = 0
     for p in ordered:
@@ -254,8 +159,8 @@ def _switch_intent(fab, sw, ordered, lossless, shared):
         "pfc_watchdog": sw.pfc_watchdog,
         "ecmp": _once(shared, ("ecmp", id(sw.ecmp), sw.role, sw.platform, asic.value("family")),
                       lambda: dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role],
-                                   rendered=capabilities.ecmp(sw.platform, asic.value("family"),
-                                                              sw.role, sw.ecmp))),
+                                   rendered=hardware_platforms.PLATFORMS[sw.platform].ecmp(
+                                       asic.value("family"), sw.role, sw.ecmp))),
         "bgp": _bgp(fab, sw, ordered), "ports": ports,
         "base_config": _base_config(sw),
         "buffer": _once(shared, ("buffer", id(lossless_result)), lambda: dict(
@@ -264,33 +169,35 @@ def _switch_intent(fab, sw, ordered, lossless, shared):
     }
 
 
-def _base_config(sw):
-    """EOS: the inventory's base config lines (what the plan does not own), checked."""
+def _base_config(sw: Switch) -> Optional[List[str]]:
+    """The inventory's base config lines (what the plan does not own), checked; only where the
+    platform's deploy merges them (plan/platforms.py)."""
     text = sw.vars.get(eos_base.FIELD)
-    if text is not None and sw.platform != "eos":
+    if text is not None and not platforms.PLATFORMS[sw.platform].base_config:
         raise errors.RoceInputError(eos_base.FIELD, "(%d characters)" % len(text), "not set: "
                                     "%s runs %s, whose deploy patches only the plan's tables"
                                     % (sw.name, sw.platform), sw.name)
     return eos_base.base_config(sw.name, sw.ports, text) if text is not None else None
 
 
-def _hardware(sw):
-    """Model, breakout and (SONiC) platform and HWSKU of a switch; None without a model."""
+def _hardware(sw: Switch) -> Optional[Dict[str, Any]]:
+    """Model, breakout and ports of a switch, with what its platform adds (plan/platforms.py:
+    SONiC's platform and HWSKU, EOS's tx-queue keyword); None without a model."""
     if sw.model is None:
         return None
     model, mode = models.MODELS[sw.model], sw.portmap.mode
     out = {"model": sw.model, "product": model["product"], "breakout": mode.name,
            "ports": sw.port_count}
-    if sw.platform == "sonic":
-        out.update(platform=model["sonic"]["platform"], hwsku=model["sonic"]["hwsku"][mode.name])
-    elif model.get("eos"):
-        out["eos_tx_queue"] = model["eos"]["tx_queue"]
+    out.update(platforms.PLATFORMS[sw.platform].hardware(model, mode))
     return out
 
 
-def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
+def _host_intent(fab: Fabric, host: str, nics: Sequence[Nic],
+                 qos_cache: Dict[int, Tuple[Any, ...]], shared: Dict[Tuple[Any, ...], Any],
+                 fabric_ar: bool = False) -> HostIntent:
     s = fab.settings
-    out, settings = [], []
+    out: List[Any] = []
+    settings: List[Any] = []
     for nic in nics:
         if id(nic.qos) not in qos_cache:   # NICs share the fabric's QoS unless overridden
             # the same intent object as switches without an override (a link check skips
@@ -335,12 +242,14 @@ def _host_intent(fab, host, nics, qos_cache, shared, fabric_ar=False):
     }
 
 
-def _link_ends(fab):
+def _link_ends(fab: Fabric) -> Ends:
     """{switch Port: (the peer's MTU, the cable class)} for every switch end of every link.
     One class per cable, chosen from the pg_profile_lookup.ini lengths of the switch ends
     (buffer_model.link_class), so both ends size and name their headroom for the same length.
     Keyed by the Port object itself: a million ends, no key tuples."""
-    out, memo, tables = {}, {}, {}
+    out: Ends = {}
+    memo: Dict[Tuple[Any, ...], int] = {}
+    tables: Dict[Tuple[str, int], Optional[Tuple[int, ...]]] = {}
     for kind, a, b in fab.links:
         # a switch's table at a speed: looked up once, not per link
         key_a = (a.switch, a.speed_gbps)
@@ -364,7 +273,7 @@ def _link_ends(fab):
 
 
 @contextlib.contextmanager
-def gc_paused():
+def gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while building millions of acyclic dicts: its
     full collections scan the growing heap again and again (half the planning time of a
     100k-GPU fabric). What outlives the pause (the plan) is long-lived, so it is frozen
@@ -382,19 +291,22 @@ def gc_paused():
             gc.enable()
 
 
-def build_intent(groups, hostvars):
+def build_intent(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]
+                 ) -> Tuple[Fabric, Dict[str, Device]]:
     """The fabric model and every device's intent: (fabric, {name: intent}). Raises
     RoceInputError (naming host, field, value and what is allowed) on invalid inventory. The
     checks run over this in pipeline.build_plan."""
     fab = fabric.build_fabric(groups, hostvars)
     ends = _link_ends(fab)
-    devices = {}
-    memo, shared = {}, {}      # identical switches share computed, read-only intent parts
+    devices: Dict[str, Device] = {}
+    # identical switches share computed, read-only intent parts
+    memo: Dict[Tuple[Any, ...], Lossless] = {}
+    shared: Dict[Tuple[Any, ...], Any] = {}
     for sw in fab.all_switches():
         ordered = sorted(sw.ports.values(), key=_INDEX)
-        lossless = _switch_lossless(fab, sw, ordered, ends, memo)
+        lossless = _switch_lossless(sw, ordered, ends, memo)
         devices[sw.name] = _switch_intent(fab, sw, ordered, lossless, shared)
-    qos_cache = {}
+    qos_cache: Dict[int, Tuple[Any, ...]] = {}
     # NCCL_IB_ADAPTIVE_ROUTING only where every leaf and spine renders adaptive routing
     fabric_ar = all(d["ecmp"]["rendered"]["adaptive_routing"] for d in devices.values()
                     if d.get("role") in ("leaf", "spine"))
