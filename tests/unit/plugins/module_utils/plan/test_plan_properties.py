@@ -34,7 +34,7 @@ def inventories(draw, clean):
     hv = {}
     for name in names + leaves:
         asic = draw(st.sampled_from(ASICS))
-        # Spectrum runs SONiC only (catalog.PLATFORM_FAMILIES)
+        # Spectrum runs SONiC only (hardware/platforms.py: its families)
         platforms = ["sonic"] if asic.startswith("spectrum") else ["sonic", "eos"]
         hv[name] = {"roce_asic": asic, "roce_platform": draw(st.sampled_from(platforms))}
         if asic.startswith("spectrum") and draw(st.booleans()):
