@@ -41,6 +41,9 @@ class RoceInputError(ValueError):
     allowed: str
     host: Optional[str]
     origin: Optional[Dict[str, Any]]
+    # only on the lines of inputs.validate.RoceInputErrors (the first of the hosts a line stands
+    # for); unset otherwise, and read with getattr(error, "first_host", error.host)
+    first_host: Optional[str]
 
     def __init__(self, field: str, value: Any, allowed: str, host: Optional[str] = None) -> None:
         self.field = field
