@@ -12,7 +12,20 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
-from typing import Any, Collection, Dict, Optional
+from typing import TYPE_CHECKING, Any, Collection, Dict, Optional, TypeVar, overload
+
+if TYPE_CHECKING:     # typing.Literal and TypedDict are Python 3.8+; a target host may be older
+    from typing import Literal, TypedDict
+
+    # finding()'s dict: the same declaration as records.Finding (errors may not import records,
+    # which comes after it; a TypedDict's type is its keys, so mypy takes one for the other and
+    # reports a drift between the two where the checks return findings as records.Finding).
+    Finding = TypedDict("Finding", {
+        "rule": str, "severity": str, "device": str, "location": str, "message": str,
+        "hint": str, "numbers": Dict[str, Any],
+    })
+
+T = TypeVar("T")
 
 
 MAX_VALUE_CHARS = 80     # a value is shown up to this length, then elided
@@ -23,12 +36,21 @@ class RoceInputError(ValueError):
     Ansible shell when it knows where a value came from: {"group": name or None, "where":
     "file:line"}) joins the message; a group's value is reported as the group's."""
 
+    field: str
+    value: Any
+    allowed: str
+    host: Optional[str]
+    origin: Optional[Dict[str, Any]]
+    # only on the lines of inputs.validate.RoceInputErrors (the first of the hosts a line stands
+    # for); unset otherwise, and read with getattr(error, "first_host", error.host)
+    first_host: Optional[str]
+
     def __init__(self, field: str, value: Any, allowed: str, host: Optional[str] = None) -> None:
         self.field = field
         self.value = value
         self.allowed = allowed
         self.host = host
-        self.origin: Optional[Dict[str, Any]] = None
+        self.origin = None
         super(RoceInputError, self).__init__(field, value, allowed, host)
 
     def __str__(self) -> str:
@@ -51,7 +73,7 @@ def show(value: Any) -> str:
 _PLAIN_TYPES = (bool, int, float, str, list, tuple, dict)
 
 
-def _describe(value):
+def _describe(value: Any) -> str:
     """The type a user wrote: the plain one for Ansible's tagged subclasses (a templated or
     -e string is an _AnsibleTaggedStr), the class name otherwise."""
     for plain in _PLAIN_TYPES:
@@ -60,9 +82,29 @@ def _describe(value):
     return type(value).__name__
 
 
+@overload
+def number(field: str, value: Any, lo: Optional[float], hi: Optional[float], unit: str,
+           host: Optional[str], integer: "Literal[True]", lo_open: bool = False) -> int:
+    ...
+
+
+@overload
+def number(field: str, value: Any, lo: Optional[float] = None, hi: Optional[float] = None,
+           unit: str = "", host: Optional[str] = None, *, integer: "Literal[True]",
+           lo_open: bool = False) -> int:
+    ...
+
+
+@overload
 def number(field: str, value: Any, lo: Optional[float] = None, hi: Optional[float] = None,
            unit: str = "", host: Optional[str] = None, integer: bool = False,
-           lo_open: bool = False) -> Any:
+           lo_open: bool = False) -> float:
+    ...
+
+
+def number(field: str, value: Any, lo: Optional[float] = None, hi: Optional[float] = None,
+           unit: str = "", host: Optional[str] = None, integer: bool = False,
+           lo_open: bool = False) -> float:
     """Return ``value`` if it is a real number within [lo, hi] (or (lo, hi] with lo_open)."""
     # bool is an int subclass; a YAML 'yes' must not pass as 1.
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -76,7 +118,8 @@ def number(field: str, value: Any, lo: Optional[float] = None, hi: Optional[floa
     return int(value) if integer else value
 
 
-def _allowed(lo, hi, unit, integer, lo_open):
+def _allowed(lo: Optional[float], hi: Optional[float], unit: str, integer: bool,
+             lo_open: bool) -> str:
     kind = "a whole number" if integer else "a number"
     span = ""
     if lo is not None and hi is not None:
@@ -86,7 +129,7 @@ def _allowed(lo, hi, unit, integer, lo_open):
     return "%s%s%s" % (kind, span, " " + unit if unit else "")
 
 
-def choice(field: str, value: Any, choices: Collection[Any], host: Optional[str] = None) -> Any:
+def choice(field: str, value: T, choices: Collection[Any], host: Optional[str] = None) -> T:
     """Return ``value`` if it is one of ``choices``."""
     try:
         ok = value in choices
@@ -114,8 +157,8 @@ def mapping(field: str, value: Any, known_keys: Collection[Any],
 
 
 def finding(rule: str, severity: str, device: str, location: str, message: str, hint: str,
-            **numbers: Any) -> Dict[str, Any]:
+            **numbers: Any) -> "Finding":
     """One check result (a violation): the rule, ERROR or WARN, where, what, how to fix, and
-    the numbers behind it. The dict is a records.Finding (records imports this module)."""
+    the numbers behind it. The dict is a records.Finding (typed by its twin above)."""
     return {"rule": rule, "severity": severity, "device": device, "location": location,
             "message": message, "hint": hint, "numbers": numbers}

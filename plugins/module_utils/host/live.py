@@ -17,7 +17,7 @@ __metaclass__ = type
 
 import json
 import os
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.host import (
     netdev, parse, rdma as rdma_side, stacks)
@@ -54,7 +54,7 @@ def write_value(path: str, value: str, mkdir: Optional[str] = None) -> None:
 MISSING = 127          # what a shell, subprocess wrappers and the modules' run give a lost tool
 
 
-def _output(run, argv, missing):
+def _output(run: Run, argv: List[str], missing: Set[str]) -> Optional[str]:
     if argv[0] in missing:
         return None
     rc, out, err = run(argv)
@@ -64,10 +64,10 @@ def _output(run, argv, missing):
     return out if rc == 0 else (err or "not supported")
 
 
-def _uevent(read, base):
+def _uevent(read: Read, base: str) -> Dict[str, Optional[str]]:
     """DRIVER= and PCI_SLOT_NAME= of the netdev's device (sysfs uevent): the driver and PCI
     address when ethtool -i cannot tell."""
-    fields = {}
+    fields: Dict[str, str] = {}
     for line in (read(base + "/device/uevent") or "").splitlines():
         key, _sep, value = line.partition("=")
         fields[key.strip()] = value.strip()
@@ -81,9 +81,9 @@ def tool_runner(run_command: Callable[[List[str]], Tuple[int, str, str]],
     tool answers like a shell would (MISSING, "<tool>: command not found"), so gathering names
     it once instead of failing on "Error executing command." (AnsibleModule.run_command); each
     tool is looked up once."""
-    paths = {}
+    paths: Dict[str, Optional[str]] = {}
 
-    def run(argv):
+    def run(argv: List[str]) -> Tuple[int, str, str]:
         if argv[0] not in paths:
             paths[argv[0]] = find_tool(argv[0])
         if not paths[argv[0]]:
@@ -101,7 +101,7 @@ def gather(name: str, run: Run, read: Read, listdir: ListDir) -> Optional[Dict[s
     mtu = (read(base + "/mtu") or "").strip()
     if not mtu:
         return None
-    missing = set()
+    missing: Set[str] = set()
     out = _output(run, ["ethtool", "-i", name], missing)
     driver = parse.parse_ethtool_driver(out) if out is not None else {}
     if not driver.get("driver"):
@@ -110,17 +110,17 @@ def gather(name: str, run: Run, read: Read, listdir: ListDir) -> Optional[Dict[s
     channels = parse.parse_ethtool_channels(out) if out is not None else None
     if channels is not None and not (channels["max"] or channels["current"]):
         channels = None
-    rdma = sorted(listdir(base + "/device/infiniband") or [])
-    rdma = rdma[0] if rdma else None
+    devices = sorted(listdir(base + "/device/infiniband") or [])
+    rdma = devices[0] if devices else None
     port = rdma_side.port_of(name, rdma, read, listdir) if rdma else None
 
-    def exists(path):
+    def exists(path: str) -> bool:
         return listdir(path) is not None or read(path) is not None
     stack = stacks.detect(driver.get("driver"), exists, name, rdma)
     numa = (read(base + "/device/numa_node") or "").strip()
     local = read(base + "/device/local_cpulist")
     cpus = parse.parse_cpulist(local if local else read("/sys/devices/system/cpu/online"))
-    facts = {
+    facts: Dict[str, Any] = {
         "name": name,
         "mtu_bytes": int(mtu) if mtu.isdigit() else None,
         "driver": driver.get("driver"),
@@ -171,7 +171,7 @@ def default_route_interface(run: Run) -> Optional[str]:
     return devs[0] if devs else None
 
 
-def _json(run, argv):
+def _json(run: Run, argv: List[str]) -> List[Dict[str, Any]]:
     """`ip -j ...` output as a list; [] when the command fails or prints no JSON."""
     try:
         rc, out, _err = run(argv)
@@ -268,12 +268,12 @@ def apply(item: Change, run: Run, write: Optional[Callable[..., Any]] = None) ->
 def apply_all(todo: Iterable[Change], run: Run,
               write: Optional[Callable[..., Any]] = None,
               carry_out: Optional[Callable[[Change], Optional[str]]] = None
-              ) -> Dict[Tuple[str, str], List[str]]:
+              ) -> Dict[Tuple[Optional[str], str], List[str]]:
     """Every change, in the given (vendor) order, whatever another one did: a refused setting
     never abandons the rest. A change that needs an earlier setting (``after``: bnxt refuses PFC
     until ETS is set, bnxt_dcb.c bnxt_hwrm_queue_pfc_cfg) is skipped, with that reason, when the
     earlier one failed. Returns {(interface, setting): [errors]}."""
-    errors = {}
+    errors: Dict[Tuple[Optional[str], str], List[str]] = {}
     for item in todo:
         if item["unsupported"]:
             continue
@@ -326,7 +326,7 @@ def describe(item: Dict[str, Any], errors: Optional[List[str]] = None) -> str:
     return line + (" (%s)" % "; ".join(errors) if errors else "")
 
 
-def not_as_planned(errors: Dict[Tuple[str, str], List[str]],
+def not_as_planned(errors: Dict[Tuple[Optional[str], str], List[str]],
                    readback: Iterable[Dict[str, Any]]) -> List[str]:
     """Every setting that reads back other than planned, one line each, with the driver's
     reason where its write was refused. A write that failed but reads back as planned (ethtool
@@ -348,7 +348,7 @@ def counters(name: str, priorities: Iterable[int], rdma: Optional[str], run: Run
     """{counter: value} of the lossless path of ``name``; empty when the NIC reports none."""
     rc, out, _err = run(["ethtool", "-S", name])
     stats = parse.parse_ethtool_stats(out) if rc == 0 else {}
-    found = {}
+    found: Dict[str, Any] = {}
     for pattern in ETHTOOL_COUNTERS:
         for p in (priorities if "{p}" in pattern else [None]):
             key = pattern.format(p=p)

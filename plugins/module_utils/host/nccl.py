@@ -92,7 +92,8 @@ def settings(host_plan: Dict[str, Any], facts: Dict[str, Any],
     return out, notes
 
 
-def _lines(host_plan, facts, host=None):
+def _lines(host_plan: Dict[str, Any], facts: Dict[str, Any],
+           host: Optional[Dict[str, Any]] = None) -> Tuple[List[str], List[str]]:
     values, notes = settings(host_plan, facts, host)
     head = ["# roce.fabric: %s - rendered from the plan, do not edit" % host_plan["name"],
             "# RoCE on DSCP %d (ToS %s = DSCP << 2 | ECT(0)); NCCL_IB_TC's default 0 is lossy."

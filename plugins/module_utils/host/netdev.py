@@ -10,7 +10,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.host import stacks
 from ansible_collections.roce.fabric.plugins.module_utils.host.changes import (
@@ -21,7 +21,7 @@ TCS = 8
 MLX5_MAX_CABLE_M = 1000   # en_dcbnl.c MLX5E_MAX_CABLE_LENGTH: setpfc ignores a longer delay
 
 
-def channel_target(channels: Dict[str, Any], numa_local_cpus: Sequence[int],
+def channel_target(channels: Dict[str, Any], numa_local_cpus: int,
                    override: Optional[int] = None) -> Tuple[str, Optional[int]]:
     """Channels to set: min(driver maximum, NIC-local cores), or the override.
 
@@ -81,21 +81,22 @@ def ets_target(ets: Dict[str, Any], ets_cap: Optional[int],
         tc_tsa = dict((t, "strict" if t == tc_cnp else "ets") for t in range(TCS))
     tc_bw = dict((t, 0) for t in range(TCS))
     tc_bw[tc_roce], tc_bw[0] = ets["roce_bw"], ets["default_bw"]
-    write = {"prio_tc": prio_tc, "tc_tsa": tc_tsa, "tc_bw": tc_bw}
-    expect = {"prio_tc": dict(prio_tc), "tc_tsa": dict(tc_tsa), "tc_bw": dict(tc_bw)}
+    write: Dict[str, Dict[int, Any]] = {"prio_tc": prio_tc, "tc_tsa": tc_tsa, "tc_bw": tc_bw}
+    expect: Dict[str, Dict[int, Any]] = {"prio_tc": dict(prio_tc), "tc_tsa": dict(tc_tsa),
+                                         "tc_bw": dict(tc_bw)}
     if stack.startswith("mlx5"):
         expect["tc_bw"][tc_cnp] = 100
     return write, expect
 
 
-def _map_args(mapping):
+def _map_args(mapping: Mapping[int, Any]) -> List[str]:
     return ["%d:%s" % (k, mapping[k]) for k in sorted(mapping)]
 
 
 def decide(desired: Dict[str, Any], current: Dict[str, Any], stack: str) -> List[Change]:
     """Netdev-side changes of one NIC (the caller orders them by stacks.ordered)."""
     name = desired["name"]
-    out = []
+    out: List[Change] = []
     if current["mtu_bytes"] != desired["mtu_bytes"]:
         out.append(change("mtu", current["mtu_bytes"], desired["mtu_bytes"],
                           ["ip", "link", "set", "dev", name, "mtu", str(desired["mtu_bytes"])]))
@@ -161,12 +162,13 @@ def dcbx_blocked(stack: str, dcbx: Optional[Iterable[str]],
     return None
 
 
-def _dcb(desired, current, stack, blocked):
+def _dcb(desired: Dict[str, Any], current: Dict[str, Any], stack: str,
+         blocked: Optional[str]) -> List[Change]:
     name = desired["name"]
     app, ets, pfc = current.get("dcb_app"), current.get("ets"), current.get("pfc")
     want_dscp = desired.get("dscp_prio") or {}
     want_pfc = desired.get("pfc_priorities")
-    out = []
+    out: List[Change] = []
     if "dcb" in (current.get("missing_tools") or ()):
         blocked = "the dcb tool is missing (%s >= %s)" % stacks.TOOLS["dcb"]
     if app is None or blocked:
@@ -210,7 +212,7 @@ def _dcb(desired, current, stack, blocked):
     return out
 
 
-def decide_pfc(name: str, want: Iterable[int], pfc: Optional[Dict[str, Any]],
+def decide_pfc(name: str, want: Optional[Iterable[int]], pfc: Optional[Dict[str, Any]],
                cable_m: Optional[float] = None, stack: str = "no-dcb",
                prio_tc: Optional[Dict[int, int]] = None) -> List[Change]:
     """PFC on exactly the plan's priorities; on mlx5 also the cable length its PFC headroom is
@@ -240,8 +242,8 @@ def decide_pfc(name: str, want: Iterable[int], pfc: Optional[Dict[str, Any]],
     if sorted(pfc["enabled"]) == want and (delay is None or pfc.get("delay") == delay):
         return []
     argv = ["dcb", "pfc", "set", "dev", name, "prio-pfc", "all:off"] + ["%d:on" % p for p in want]
-    current = {"enabled": pfc["enabled"]}
-    desired = {"enabled": want}
+    current: Dict[str, Any] = {"enabled": pfc["enabled"]}
+    desired: Dict[str, Any] = {"enabled": want}
     if delay is not None:
         argv += ["delay", str(delay)]
         current["delay"], desired["delay"] = pfc.get("delay"), delay

@@ -37,7 +37,7 @@ def detect(exists: Callable[[str], bool], running: Callable[[str], bool]) -> str
 
 def running_processes(proc: str = "/proc") -> Set[str]:
     """The names (comm, 15 characters at most) of the processes running here."""
-    names = set()
+    names: Set[str] = set()
     for pid in os.listdir(proc):
         if pid.isdigit():
             try:
@@ -68,7 +68,8 @@ def netplan_file(name: str, mac: Optional[str], read: Callable[[str], Optional[s
             if not (entry.startswith("10-netplan-") and entry.endswith(".network")):
                 continue
             text = read("%s/%s" % (directory, entry)) or ""
-            section, keys = None, {}
+            section = None
+            keys: Dict[str, Set[str]] = {}
             for line in text.splitlines():
                 line = line.strip()
                 if line.startswith("["):

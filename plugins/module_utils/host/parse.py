@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Set
 
 def parse_ethtool_channels(text: str) -> Dict[str, Dict[str, Optional[int]]]:
     """`ethtool -l IF` -> {"max": {rx, tx, other, combined}, "current": {...}}; n/a -> None."""
-    out = {"max": {}, "current": {}}
+    out: Dict[str, Dict[str, Optional[int]]] = {"max": {}, "current": {}}
     section = None
     for line in text.splitlines():
         line = line.strip()
@@ -30,11 +30,11 @@ def parse_ethtool_channels(text: str) -> Dict[str, Dict[str, Optional[int]]]:
     return out
 
 
-def parse_ethtool_pause(text: str) -> Optional[Dict[str, bool]]:
+def parse_ethtool_pause(text: Optional[str]) -> Optional[Dict[str, bool]]:
     """`ethtool -a IF` -> {"autoneg", "rx", "tx"} booleans, or None when not supported."""
     if text is None or "not supported" in text.lower():
         return None
-    out = {}
+    out: Dict[str, bool] = {}
     for line in text.splitlines():
         if ":" not in line:
             continue
@@ -46,7 +46,7 @@ def parse_ethtool_pause(text: str) -> Optional[Dict[str, bool]]:
 
 def parse_ethtool_driver(text: str) -> Dict[str, Optional[str]]:
     """`ethtool -i IF` -> {"driver", "version", "firmware", "bus_info"}."""
-    fields = {}
+    fields: Dict[str, str] = {}
     for line in text.splitlines():
         if ":" in line:
             key, value = line.split(":", 1)
@@ -58,7 +58,7 @@ def parse_ethtool_driver(text: str) -> Dict[str, Optional[str]]:
 
 def parse_ethtool_priv_flags(text: str) -> Dict[str, bool]:
     """`ethtool --show-priv-flags IF` ("fw-lldp-agent   : off") -> {flag: bool}; {} if none."""
-    out = {}
+    out: Dict[str, bool] = {}
     for line in text.splitlines():
         key, sep, value = line.partition(":")
         if sep and value.strip() in ("on", "off"):
@@ -68,7 +68,7 @@ def parse_ethtool_priv_flags(text: str) -> Dict[str, bool]:
 
 def parse_ethtool_stats(text: str) -> Dict[str, int]:
     """`ethtool -S IF` -> {name: int}."""
-    out = {}
+    out: Dict[str, int] = {}
     for line in text.splitlines():
         key, sep, value = line.strip().partition(":")
         if sep and value.strip().isdigit():
@@ -76,17 +76,16 @@ def parse_ethtool_stats(text: str) -> Dict[str, int]:
     return out
 
 
-def _unsupported(text):
-    return text is None or "not supported" in text.lower() or \
-        "operation not supported" in text.lower()
+def _unsupported(text: str) -> bool:
+    return "not supported" in text.lower() or "operation not supported" in text.lower()
 
 
-def _app_entries(entries):
+def _app_entries(entries: Any) -> Dict[int, int]:
     """One APP table of `dcb -j app show`: each entry an array whose first two members are the
     protocol id and the priority. iproute2 6.1's dcb_app.c (dcb_app_print_filtered) prints
     [pid, prio]; later printers add a trailing string member ([pid, prio, " "], Debian 13's
     6.15), so only the first two members are read, and anything else is skipped."""
-    out = {}
+    out: Dict[int, int] = {}
     for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, dict):             # {"pid": .., "prio": ..}, should a printer
             entry = [entry.get("pid", entry.get("protocol")),
@@ -104,7 +103,7 @@ def parse_dcb_app(text: Optional[str]) -> Optional[Dict[str, Dict[int, int]]]:
     """`dcb -j app show dev IF` -> {"dscp_prio": {dscp: prio}, "dgram_port_prio": {port:
     prio}}; None when DCB is not supported or the output is not dcb's JSON (an error text).
     dcb_app.c prints each table as an array of entries, and {} for an empty APP table."""
-    if _unsupported(text):
+    if text is None or _unsupported(text):
         return None
     try:
         data = json.loads(text) if text.strip() else {}
@@ -116,9 +115,10 @@ def parse_dcb_app(text: Optional[str]) -> Optional[Dict[str, Dict[int, int]]]:
                 for table in ("dscp_prio", "dgram_port_prio"))
 
 
-def _maps(text):
+def _maps(text: str) -> Dict[str, Dict[int, Any]]:
     """'key 0:a 1:b ...' runs of a dcb text printer -> {key: {index: value}}."""
-    out, current = {}, None
+    out: Dict[str, Dict[int, Any]] = {}
+    current = None
     for token in text.split():
         index, sep, value = token.partition(":")
         if sep and index.isdigit():
@@ -134,10 +134,10 @@ def parse_dcb_pfc(text: Optional[str]) -> Optional[Dict[str, Any]]:
     """`dcb pfc show dev IF` (dcb_pfc.c text: "pfc-cap 8 macsec-bypass off delay 7" /
     "prio-pfc 0:off ... 3:on ...") -> {"pfc_cap", "delay", "enabled": [prio]}; None without DCB.
     On mlx5 ``delay`` is the cable length in metres its headroom is sized for."""
-    if _unsupported(text) or "prio-pfc" not in text:
+    if text is None or _unsupported(text) or "prio-pfc" not in text:
         return None
     tokens = text.split()
-    out = {"pfc_cap": None, "delay": None, "enabled": []}
+    out: Dict[str, Any] = {"pfc_cap": None, "delay": None, "enabled": []}
     for key, value in zip(tokens, tokens[1:]):
         if key in ("pfc-cap", "delay") and value.isdigit():
             out[key.replace("-", "_")] = int(value)
@@ -150,7 +150,7 @@ def parse_dcb_ets(text: Optional[str]) -> Optional[Dict[str, Any]]:
     """`dcb ets show dev IF` (dcb_ets.c text: "willing off ets-cap 8 cbs off" / "tc-bw 0:50 ..."
     / "tc-tsa 0:ets ... 6:strict" / "prio-tc 0:0 ...") -> {"tc_bw", "tc_tsa", "prio_tc"} as
     {index: value}; None without DCB."""
-    if _unsupported(text) or "tc-tsa" not in text:
+    if text is None or _unsupported(text) or "tc-tsa" not in text:
         return None
     maps = _maps(text)
     tokens = text.split()
@@ -162,7 +162,7 @@ def parse_dcb_ets(text: Optional[str]) -> Optional[Dict[str, Any]]:
 def parse_dcb_dcbx(text: Optional[str]) -> Optional[Set[str]]:
     """`dcb dcbx show dev IF` (dcb_dcbx.c: the set flags, "host ieee" or "lld-managed ieee") ->
     set of flags; None when the device has no DCBX attribute."""
-    if _unsupported(text):
+    if text is None or _unsupported(text):
         return None
     flags = set(text.split())
     return flags if flags <= {"host", "lld-managed", "cee", "ieee", "static"} and flags else None
@@ -182,7 +182,7 @@ def parse_int(text: Optional[str]) -> Optional[int]:
 
 def parse_cpulist(cpulist: Optional[str]) -> List[int]:
     """'0-3,8' -> [0, 1, 2, 3, 8] (sysfs cpulist / smp_affinity_list format)."""
-    cpus = []
+    cpus: List[int] = []
     for part in (cpulist or "").strip().split(","):
         if part:
             lo, _sep, hi = part.partition("-")

@@ -60,8 +60,9 @@ def gather(name: str, stack: str, rdma: Optional[str], pci: Optional[str], read:
     """RDMA-side facts of interface ``name`` (``rdma``: its RDMA device or None, ``port`` the
     device's port that is this netdev)."""
     net = "/sys/class/net/%s" % name
-    out = {"trust": None, "ecn": None, "cnp": None, "roce_tos": None, "traffic_class": None,
-           "gids": [], "irqs": irqs(net, read, listdir), "port": port}
+    out: Dict[str, Any] = {
+        "trust": None, "ecn": None, "cnp": None, "roce_tos": None, "traffic_class": None,
+        "gids": [], "irqs": irqs(net, read, listdir), "port": port}
     if stack == "mlx5-ofed":
         out["trust"] = (read(net + "/qos/trust") or "").strip() or None    # None: no such file
         out["ecn"] = dict((side, dict((p, parse.parse_int(read("%s/ecn/roce_%s/enable/%d"
@@ -99,7 +100,7 @@ def gids(rdma: str, name: str, read: Read, listdir: ListDir,
     """RoCE v2 / IPv4 GIDs of the port bound to ``name``: [(index, "a.b.c.d")] (the entries
     NCCL's GID auto-selection and show_gids look at, host-nic.md §3, §7)."""
     port = "/sys/class/infiniband/%s/ports/%d" % (rdma, port_number)
-    found = []
+    found: List[Tuple[int, str]] = []
     for entry in sorted(listdir(port + "/gid_attrs/types") or [], key=_index):
         if (read("%s/gid_attrs/types/%s" % (port, entry)) or "").strip() != ROCE_V2:
             continue
@@ -111,11 +112,11 @@ def gids(rdma: str, name: str, read: Read, listdir: ListDir,
     return found
 
 
-def _index(entry):
+def _index(entry: str) -> int:
     return int(entry) if entry.isdigit() else -1
 
 
-def ipv4_of_gid(gid: str) -> Optional[str]:
+def ipv4_of_gid(gid: Optional[str]) -> Optional[str]:
     """'0000:0000:0000:0000:0000:ffff:c612:4001' -> '198.18.64.1' (IPv4-mapped), else None."""
     words = (gid or "").strip().split(":")
     if len(words) != 8 or words[:6] != ["0000"] * 5 + ["ffff"]:
@@ -139,7 +140,7 @@ def decide(want: Dict[str, Any], have: Dict[str, Any], stack: str, rdma: Optiona
     """Changes for trust, CNP, ECN, RoCE ToS, OFED traffic_class and IRQ affinity."""
     name = want["name"]
     net = "/sys/class/net/%s" % name
-    out = []
+    out: List[Change] = []
     if want.get("dscp_prio") and stack == "mlx5-ofed" and facts["trust"] is not None and \
             "dscp" not in facts["trust"]:
         out.append(write("trust", facts["trust"], "dscp", net + "/qos/trust", "dscp"))
@@ -153,7 +154,8 @@ def decide(want: Dict[str, Any], have: Dict[str, Any], stack: str, rdma: Optiona
     return out
 
 
-def _cnp(want, stack, rdma, pci, facts):
+def _cnp(want: Dict[str, Any], stack: str, rdma: Optional[str], pci: Optional[str],
+         facts: Dict[str, Any]) -> List[Change]:
     dscp, prio = want.get("cnp_dscp"), want.get("cnp_priority")
     if dscp is None:
         return []
@@ -177,7 +179,7 @@ def _cnp(want, stack, rdma, pci, facts):
     else:
         base = "%s/bnxt_re/%s/ports/%d/cc/" % (CONFIGFS, rdma, facts.get("port", 1))
         files, fmt = {"dscp": base + "cnp_dscp", "prio": base + "cnp_prio"}, "%#x"
-    out = []
+    out: List[Change] = []
     for key, value in (("dscp", dscp), ("prio", prio)):
         if value is not None and cur.get(key) != value:
             out.append(write("cnp", cur, desired, files[key], fmt % value,
@@ -196,12 +198,13 @@ CNP_UNSUPPORTED = {
 }
 
 
-def _ecn(want, stack, rdma, facts):
+def _ecn(want: Dict[str, Any], stack: str, rdma: Optional[str],
+         facts: Dict[str, Any]) -> List[Change]:
     prios = want.get("ecn_priorities")
     if not prios:
         return []
     if stack == "mlx5-ofed":
-        out = []
+        out: List[Change] = []
         for side in ("rp", "np"):
             for p in prios:
                 if facts["ecn"][side].get(p) != 1:
@@ -228,11 +231,12 @@ def _ecn(want, stack, rdma, facts):
     return [unsupported("ecn", None, prios, stacks.on(stack, reason.get(stack, default)))]
 
 
-def _roce_tos(tos, stack, rdma, facts):
+def _roce_tos(tos: Any, stack: str, rdma: Optional[str],
+              facts: Dict[str, Any]) -> List[Change]:
     if not rdma:
         return [unsupported("roce_tos", None, tos, stacks.on(stack, "no RDMA device behind the "
                                                                     "netdev"))]
-    out = []
+    out: List[Change] = []
     if not facts.get("rdma_cm"):
         out.append(unsupported("roce_tos", None, tos, stacks.on(
             stack, "configfs rdma_cm is absent (load rdma_cm, mount configfs); NCCL_IB_TC "
@@ -259,7 +263,7 @@ def decide_irqs(name: str, vectors: Optional[Dict[int, List[int]]],
     if not local_cpus:
         return []
     local = set(local_cpus)
-    out = []
+    out: List[Change] = []
     for i, irq in enumerate(sorted(vectors)):
         if not vectors[irq] or not set(vectors[irq]) <= local:
             cpu = local_cpus[i % len(local_cpus)]
