@@ -15,7 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
@@ -30,7 +30,7 @@ PLATFORM_MIXES = ("mixed", "alternate", "sonic", "eos")
 ASN_LEAF_FIRST = 4200000000      # 4-byte private range (RFC 6996): leaves outnumber 2-byte ASNs
 
 
-def _names(prefix, fmt, count):
+def _names(prefix: str, fmt: str, count: int) -> List[str]:
     return [prefix + fmt % i for i in range(count)]
 
 
@@ -46,12 +46,12 @@ def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
         raise errors.RoceInputError("nics_per_host", nics, "a divisor of the GPU count and a "
                                     "multiple of the planes")
     half = radix // 2
-    groups = {"spines": [], "leaves": [], "superspines": [], "gpu_hosts": [],
-              "_children": {"leaf_pairs": [], "pods": [], "planes": []}}
-    hostvars = {}
+    groups: Dict[str, Any] = {"spines": [], "leaves": [], "superspines": [], "gpu_hosts": [],
+                              "_children": {"leaf_pairs": [], "pods": [], "planes": []}}
+    hostvars: Dict[str, Dict[str, Any]] = {}
     for p in range(planes):
         pre = "p%d-" % p if planes > 1 else ""
-        plane_members = []
+        plane_members: List[str] = []
         if one["tiers"] == 3:
             pods = [(pre + "pod%02d" % i, half, half) for i in range(one["pods"])]
         else:
@@ -103,7 +103,7 @@ def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
     return groups, hostvars, size
 
 
-def _platform(mix, top):
+def _platform(mix: str, top: bool) -> str:
     if mix in ("sonic", "eos"):
         return mix
     if mix == "alternate":

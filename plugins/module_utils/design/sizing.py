@@ -17,7 +17,7 @@ from typing import Any, Dict
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 
-def _ceil(a, b):
+def _ceil(a: int, b: int) -> int:
     return -(-a // b)
 
 
@@ -40,7 +40,7 @@ def size_fabric(gpus: int, radix: int, planes: int = 1) -> Dict[str, Any]:
     return out
 
 
-def _size_plane(gpus, radix):
+def _size_plane(gpus: int, radix: int) -> Dict[str, Any]:
     n = gpus
     k = errors.number("radix", radix, 4, 1024, "ports per switch", None, integer=True)
     if k % 2:

@@ -20,6 +20,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from types import ModuleType
 from typing import Any, Iterable, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
@@ -86,7 +87,7 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
     return lines
 
 
-def _grammar():
+def _grammar() -> ModuleType:
     """The EOS reader the deploy guard uses (loaded only when a base config is read, so that
     importing the plan loads no deploy module)."""
     from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos

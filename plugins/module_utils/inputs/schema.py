@@ -16,7 +16,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
@@ -38,19 +38,23 @@ MTU_BYTES = (1500, 9216)       # SONiC YANG PORT.mtu tops out at 9216 (SN §2)
 # newest); lossless/headroom.py documents each.
 SONIC_LUA_REVISIONS = ("18913fa", "pr3235", "pr4757", "pr4797")
 
+# A JSON Schema (sub-)document.
+Schema = Dict[str, Any]
 
-def _int(lo, hi, desc, unit="", default=None):
-    out = {"type": "integer", "minimum": lo, "maximum": hi, "description": desc}
+
+def _int(lo: int, hi: int, desc: str, unit: str = "", default: Any = None) -> Schema:
+    out: Schema = {"type": "integer", "minimum": lo, "maximum": hi, "description": desc}
     return _annotate(out, unit, default)
 
 
-def _num(lo, hi, desc, unit="", default=None, above=False):
-    out = {"type": "number", "maximum": hi, "description": desc}
+def _num(lo: float, hi: float, desc: str, unit: str = "", default: Any = None,
+         above: bool = False) -> Schema:
+    out: Schema = {"type": "number", "maximum": hi, "description": desc}
     out["exclusiveMinimum" if above else "minimum"] = lo
     return _annotate(out, unit, default)
 
 
-def _annotate(out, unit, default):
+def _annotate(out: Schema, unit: str, default: Any) -> Schema:
     if unit:
         out["x-unit"] = unit
     if default is not None:
@@ -58,45 +62,46 @@ def _annotate(out, unit, default):
     return out
 
 
-def _enum(values, desc, default=None):
-    out = {"enum": list(values), "description": desc}
+def _enum(values: Iterable[Any], desc: str, default: Any = None) -> Schema:
+    out: Schema = {"enum": list(values), "description": desc}
     return _annotate(out, "", default)
 
 
-def _bool(desc, default=None):
+def _bool(desc: str, default: Optional[bool] = None) -> Schema:
     return _annotate({"type": "boolean", "description": desc}, "", default)
 
 
-def _name(grammar, desc, default=None):
-    out = {"type": "string", "pattern": names.pattern(grammar), "x-grammar": grammar,
+def _name(grammar: str, desc: str, default: Optional[str] = None) -> Schema:
+    out: Schema = {"type": "string", "pattern": names.pattern(grammar), "x-grammar": grammar,
            "description": desc}
     return _annotate(out, "", default)
 
 
-def _list(items, desc, min_items=1, max_items=None, default=None):
-    out = {"type": "array", "items": items, "minItems": min_items, "uniqueItems": True,
+def _list(items: Schema, desc: str, min_items: int = 1, max_items: Optional[int] = None,
+          default: Optional[List[Any]] = None) -> Schema:
+    out: Schema = {"type": "array", "items": items, "minItems": min_items, "uniqueItems": True,
            "description": desc}
     if max_items:
         out["maxItems"] = max_items
     return _annotate(out, "", default)
 
 
-def _nullable(schema):
+def _nullable(schema: Schema) -> Schema:
     """The same schema that also accepts null (null: derive the value)."""
     out = dict(schema)
     out["type"] = [schema["type"], "null"]
     return out
 
 
-def _obj(props, desc, required=()):
-    out = {"type": "object", "properties": props, "additionalProperties": False,
+def _obj(props: Dict[str, Schema], desc: str, required: Sequence[str] = ()) -> Schema:
+    out: Schema = {"type": "object", "properties": props, "additionalProperties": False,
            "description": desc}
     if required:
         out["required"] = list(required)
     return out
 
 
-def _map(keys, values, desc):
+def _map(keys: Schema, values: Schema, desc: str) -> Schema:
     """A mapping whose keys follow ``keys`` (a string schema) and values ``values``."""
     return {"type": "object", "propertyNames": keys, "additionalProperties": values,
             "description": desc}
@@ -108,15 +113,15 @@ _SPEED = _enum(catalog.SPEEDS_GBPS, "port speed in Gb/s")
 _CABLE = _num(0, MAX_CABLE_M, "cable length", "m", above=True)
 _MEDIA = _enum(sorted(catalog.PROPAGATION_NS_PER_M), "cable medium (propagation delay)")
 _MTU = _int(MTU_BYTES[0], MTU_BYTES[1], "MTU", "bytes")
-_P2P = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/31$",
-        "x-allowed": "an IPv4 /31 such as 198.18.8.1/31 (IPv6 is not supported)",
-        "description": "an IPv4 /31"}
-_LOOPBACK = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/32$",
-             "x-allowed": "an IPv4 /32 such as 198.18.0.1/32 (IPv6 is not supported)",
-             "description": "an IPv4 /32"}
+_P2P: Schema = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/31$",
+                "x-allowed": "an IPv4 /31 such as 198.18.8.1/31 (IPv6 is not supported)",
+                "description": "an IPv4 /31"}
+_LOOPBACK: Schema = {"type": "string", "pattern": r"^([0-9]{1,3}\.){3}[0-9]{1,3}/32$",
+                     "x-allowed": "an IPv4 /32 such as 198.18.0.1/32 (IPv6 is not supported)",
+                     "description": "an IPv4 /32"}
 
 
-def _link(desc, speed, cable, media):
+def _link(desc: str, speed: int, cable: float, media: str) -> Schema:
     return _obj({"speed_gbps": dict(_SPEED, default=speed), "cable_m": dict(_CABLE, default=cable),
                  "media": dict(_MEDIA, default=media)}, desc)
 
@@ -304,7 +309,7 @@ LINK_OVERRIDE = _obj({
     "alias": _name("alias", "SONiC alias of this port"),
 }, "one link, named by this switch's port")
 
-GROUP_LINK_OVERRIDE = {
+GROUP_LINK_OVERRIDE: Dict[str, Schema] = {
     key: dict(LINK_OVERRIDE["properties"][key])
     for key in ("cable_m", "speed_gbps", "media", "mtu_bytes")}
 
@@ -318,13 +323,13 @@ NIC_OVERRIDE = _obj({
     "qos": QOS,
 }, "one NIC, by index")
 
-COMMON_VARS = {
+COMMON_VARS: Dict[str, Schema] = {
     "roce_fabric": FABRIC,
     "roce_deploy": _bool("touch devices (false: plan, check and render only)", False),
     "roce_roll_batch": _int(1, 64, "leaves rolled at once (a pair: 2)", default=2),
     "roce_roll_spine_batch": _int(1, 64, "spines deployed at once", default=1),
 }
-SWITCH_VARS = {
+SWITCH_VARS: Dict[str, Schema] = {
     "roce_model": _enum(models.names(), "switch model: its ASIC, cages, lanes, breakouts and "
                         "port names (docs/rendering.md)"),
     "roce_asic": _enum(sorted(catalog.ASICS), "switch ASIC, when no roce_model is given "
@@ -357,7 +362,7 @@ SWITCH_VARS = {
                              "(management interface, VRF and routes, users, AAA, NTP, logging, "
                              "eAPI), merged into the rendered config (docs/deploy.md)"},
 }
-HOST_VARS = {
+HOST_VARS: Dict[str, Schema] = {
     "roce_nic_names": {"type": "array", "items": _name("netdev", "interface name"),
                        "uniqueItems": True, "minItems": 1,
                        "description": "RoCE interface names in NIC order (default rdma0..)"},
@@ -405,7 +410,7 @@ def variables() -> List[Tuple[str, Dict[str, Any], str]]:
 
 # The arguments of the lossless filter plugins (plugins/filter/lossless.py), an entry point of
 # their own that bypasses the inventory gate: the same ranges as the inventory's, by name.
-FILTER_ARGS = {
+FILTER_ARGS: Dict[str, Schema] = {
     "port": _obj({
         "name": _name("port", "port name"),
         "speed_gbps": _SPEED,

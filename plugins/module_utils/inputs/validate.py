@@ -18,24 +18,31 @@ __metaclass__ = type
 import difflib
 import math
 import re
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import (TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple,
+                    Union, cast)
 
 try:
     import jsonschema
     from jsonschema import validators as _validators
 except ImportError:   # reported by validate_inventory, before anything is planned
-    jsonschema = None
+    jsonschema = None  # type: ignore[assignment]  # absent: the gate raises its own error
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names, schema
 
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
 MAX_LINES = 25          # error lines shown; the rest are counted
 TIERS = (("superspine", "superspines"), ("spine", "spines"), ("leaf", "leaves"),
          ("host", "hosts"))
-_PATTERNS = {}
+_PATTERNS: Dict[str, "re.Pattern[str]"] = {}
+# One input error: (field, value, what is allowed, host).
+Found = Tuple[str, Any, str, Optional[str]]
 
 
-def _fullmatch(validator, pattern, instance, _schema):
+def _fullmatch(validator: Any, pattern: str, instance: Any,
+               _schema: Any) -> "Iterator[jsonschema.ValidationError]":
     """``pattern`` must match the whole string: Python's ``$`` also matches before a final
     newline, which would let ``"leaf1\\n"`` through."""
     if not isinstance(instance, str):
@@ -47,11 +54,11 @@ def _fullmatch(validator, pattern, instance, _schema):
         yield jsonschema.ValidationError("%r does not match %r" % (instance, pattern))
 
 
-_VALIDATORS = {}
+_VALIDATORS: Dict[Union[str, int], "Validator"] = {}
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def _validator(kind):
+def _validator(kind: Union[str, Mapping[str, Any]]) -> "Validator":
     """The validator of a host kind (switch, host), or of a sub-schema object."""
     key = kind if isinstance(kind, str) else id(kind)
     if key not in _VALIDATORS:
@@ -69,7 +76,7 @@ def check_value(sub: Any, value: Any, field: str, host: Optional[str] = None) ->
         raise errors.RoceInputError("python", "jsonschema", "installed on the controller "
                                     "(pip install jsonschema)")
     value = plain(value, field, host)
-    found = []
+    found: List[Found] = []
     for error in _validator(sub).iter_errors(value):
         for path, bad, allowed in _lines(error, host, None):
             found.append(((field + "." + path) if path else field, bad, allowed, host))
@@ -92,7 +99,7 @@ def plain(value: Any, field: str = "value", host: Optional[str] = None) -> Any:
             raise errors.RoceInputError(field, value, "a finite number", host)
         return float(value)
     if isinstance(value, dict):
-        out = {}
+        out: Dict[str, Any] = {}
         for key, child in value.items():
             if isinstance(key, bool) or not isinstance(key, (str, int)):
                 raise errors.RoceInputError(field, key, "mapping keys that are names or "
@@ -149,19 +156,20 @@ def describe(sub: Any) -> str:
     return sub.get("description", "see docs/fabric-and-checks.md")
 
 
-def _num(value):
+def _num(value: Any) -> str:
     return "{:,}".format(value) if isinstance(value, int) and abs(value) >= 10000 else str(value)
 
 
-def _suggest(key, known):
+def _suggest(key: Any, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
     return "; did you mean %s?" % close[0] if close else ""
 
 
-def _lines(error, host, kind):
+def _lines(error: "jsonschema.ValidationError", host: Optional[str],
+           kind: Optional[str]) -> List[Tuple[str, Any, str]]:
     """(field, value, allowed) of one jsonschema error."""
     path = list(error.absolute_path)
-    sub = error.schema
+    sub = cast(Mapping[str, Any], error.schema)   # schema.py's documents: mappings, never bool
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         known = sub.get("properties", {})
         out = []
@@ -182,7 +190,8 @@ def _lines(error, host, kind):
     if "propertyNames" in error.schema_path:      # a mapping key of the wrong grammar
         return [(path_text(path + [error.instance]), error.instance, describe(sub))]
     if error.validator == "required":
-        missing = [k for k in sub.get("required", []) if k not in (error.instance or {})]
+        instance: Any = error.instance       # the mapping that lacks keys (or None)
+        missing = [k for k in sub.get("required", []) if k not in (instance or {})]
         return [(path_text(path + [k]), None, "required: " +
                  describe(sub["properties"][k])) for k in missing]
     allowed = describe(sub)
@@ -191,20 +200,20 @@ def _lines(error, host, kind):
     return [(path_text(path), error.instance, allowed)]
 
 
-def _type_name(value):
+def _type_name(value: Any) -> str:
     names_ = {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean",
               int: "a whole number", float: "a number", type(None): "null"}
     return names_.get(type(value), type(value).__name__)
 
 
-def _host_errors(kind, host, hv, out):
+def _host_errors(kind: str, host: Optional[str], hv: Dict[str, Any], out: List[Found]) -> None:
     validator = _validator(kind)
     for error in sorted(validator.iter_errors(hv), key=lambda e: list(map(str, e.path))):
         for field, value, allowed in _lines(error, host, kind):
             out.append((field, value, allowed, host))
 
 
-def _first_difference(a, b, path=""):
+def _first_difference(a: Any, b: Any, path: str = "") -> Tuple[str, Any, Any]:
     """(path, value in a, value in b) of the first place two nested mappings differ."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
@@ -233,8 +242,8 @@ def validate_inventory(
     if jsonschema is None:
         raise errors.RoceInputError("python", "jsonschema", "installed on the controller "
                                     "(pip install jsonschema)")
-    found = []
-    first = None
+    found: List[Found] = []
+    first: Optional[str] = None
     for group in ("roce_switches", "all"):
         for host in groups.get(group, []):
             if "roce_fabric" in hostvars.get(host, {}):
@@ -251,7 +260,7 @@ def validate_inventory(
             fabric = {}
     group_names = dict(schema.fabric_defaults()["groups"])
     if not found:
-        errs = []
+        errs: List[Found] = []
         _host_errors("host", first, {"roce_fabric": fabric}, errs)
         found += errs
         if not errs:
@@ -292,7 +301,7 @@ def validate_inventory(
     return fabric, kinds, plain_vars, first
 
 
-def _plain_or_error(value, field, host, found):
+def _plain_or_error(value: Any, field: str, host: Optional[str], found: List[Found]) -> Any:
     try:
         return plain(value, field, host)
     except errors.RoceInputError as exc:
@@ -300,9 +309,11 @@ def _plain_or_error(value, field, host, found):
         return None
 
 
-def _kinds(groups, group_names, found):
+def _kinds(groups: Dict[str, Any], group_names: Dict[str, str],
+           found: List[Found]) -> Dict[str, str]:
     """{host: tier} for every host of the tier groups; a host in two tiers is an error."""
-    kinds, where = {}, {}
+    kinds: Dict[str, str] = {}
+    where: Dict[str, str] = {}
     for kind, key in TIERS:
         group = group_names[key]
         for host in groups.get(group) or []:
@@ -318,20 +329,22 @@ class RoceInputErrors(errors.RoceInputError):
     """Several input errors, one line each (identical lines from shared group variables are
     reported once, with the number of hosts that carry them)."""
 
-    def __init__(self, found: List[Tuple[str, Any, str, Optional[str]]]) -> None:
-        groups = {}
+    def __init__(self, found: List[Found]) -> None:
+        groups: Dict[Tuple[str, str, str], List[Any]] = {}   # key -> [first item, more hosts]
         for item in found:
             key = (item[0], repr(item[1]), item[2])
             if key in groups:
                 groups[key][1] += 1
             else:
                 groups[key] = [item, 0]
-        self.lines = []
+        self.lines: List[errors.RoceInputError] = []
         for (field, value, allowed, host), more in groups.values():
             label = "%s and %d more host%s" % (host, more, "s" if more > 1 else "") if more \
                 else host
             line = errors.RoceInputError(field, value, allowed, label)
-            line.first_host = host
+            # an ad-hoc attribute (plugins/action/plan.py reads it with getattr): errors.py's
+            # RoceInputError does not declare it
+            line.first_host = host   # type: ignore[attr-defined]
             self.lines.append(line)
         first = self.lines[0]
         super(RoceInputErrors, self).__init__(first.field, first.value, first.allowed,
