@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
 
 # Default switch: 51.2T-class Broadcom. Platforms: "mixed" puts SONiC on the top tier (spines
 # of two tiers, super-spines of three) and EOS below, where DLB is rendered: SONiC renders no
@@ -26,7 +27,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
 # clean fabric. "alternate" gives leaf pairs SONiC and EOS in turn (the benchmark's mix),
 # "sonic" and "eos" one platform everywhere.
 MODEL = "7060x6-64pe"          # Arista, Tomahawk 5; SONiC and EOS
-PLATFORM_MIXES = ("mixed", "alternate", "sonic", "eos")
+MIXED = {"top": "sonic", "below": "eos"}      # the "mixed" fabric's platforms
+PLATFORM_MIXES = ("mixed", "alternate") + platforms.NAMES
 ASN_LEAF_FIRST = 4200000000      # 4-byte private range (RFC 6996): leaves outnumber 2-byte ASNs
 
 
@@ -69,8 +71,8 @@ def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
                 pair = "%s-pair%03d" % (pod, j // 2)
                 groups["_children"]["leaf_pairs"].append(pair)
                 groups[pair] = leaves[j:j + 2]
-                platform = "eos" if (platforms == "alternate" and (j // 2) % 2) else \
-                    _platform(platforms, top=False)
+                platform = MIXED["below"] if (platforms == "alternate" and (j // 2) % 2) \
+                    else _platform(platforms, top=False)
                 for leaf in leaves[j:j + 2]:
                     hostvars[leaf] = {"roce_model": MODEL, "roce_platform": platform}
             for spine in spines:
@@ -104,8 +106,10 @@ def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
 
 
 def _platform(mix: str, top: bool) -> str:
-    if mix in ("sonic", "eos"):
+    """A switch's platform in ``mix``: one platform everywhere, the mixed fabric's by tier, or
+    (alternate) the top tier's platform, which every other leaf pair swaps for the one below."""
+    if mix in platforms.NAMES:
         return mix
     if mix == "alternate":
-        return "sonic"
-    return "sonic" if top else "eos"
+        return MIXED["top"]
+    return MIXED["top" if top else "below"]

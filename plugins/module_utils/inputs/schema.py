@@ -18,10 +18,11 @@ __metaclass__ = type
 import copy
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
+    catalog, models, platforms)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 
-PLATFORMS = ("sonic", "eos")
+PLATFORMS = platforms.NAMES      # the one list of platform names (hardware/platforms.py)
 DESIGNS = ("rail_optimized", "classic")
 ASN_SCHEMES = ("shared", "unique")
 HEADROOM_MODELS = ("ieee", "sonic-nvidia", "sonic-sku")
@@ -216,9 +217,8 @@ FABRIC = _obj({
     "links_per_spine_superspine": _nullable(_int(1, 64, "parallel links per spine-super-spine "
                                                  "pair (null: from the oversubscription)")),
     "switch_ports": _int(2, 1024, "front-panel ports per switch", default=64),
-    "port_name_step": _obj({"sonic": _enum((1, 2, 4, 8), "SONiC Ethernet<n> step", 8),
-                            "eos": _enum((1,), "EOS ports are Ethernet<cage>/1", 1)},
-                           "port naming"),
+    "port_name_step": _obj(dict((p.name, _enum(*p.port_name_step))
+                                for p in platforms.PLATFORMS.values()), "port naming"),
     "mtu": _obj(dict((tier, dict(_MTU, description="%s MTU" % tier, default=default))
                      for tier, default in (("host", 9000), ("leaf", 9216), ("spine", 9216),
                                            ("superspine", 9216))), "MTU per tier"),
