@@ -21,7 +21,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), ".collections"))
 
-from ansible_collections.roce.fabric.plugins.module_utils import pipeline, render  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render  # noqa: E402
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate  # noqa: E402
 from ansible_collections.roce.fabric.plugins.module_utils.plan import build, targets  # noqa: E402
 

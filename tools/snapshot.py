@@ -26,7 +26,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from conftest import load_inventory  # noqa: E402
 
-from ansible_collections.roce.fabric.plugins.module_utils import pipeline, render  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render  # noqa: E402
 from ansible_collections.roce.fabric.plugins.module_utils.design import (  # noqa: E402
     generate, inventory)
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets  # noqa: E402

@@ -11,12 +11,13 @@ import os
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors, render
+from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.plan import build as plan_utils
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 from ansible_collections.roce.fabric.plugins.module_utils.render import changes as change_plan
 from ansible_collections.roce.fabric.plugins.module_utils.render import diff as file_diff
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.plugin_utils import plan_store
 
 CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
@@ -165,7 +166,7 @@ def _switch_changes(plan, names, files, root):
     render) to ``files`` (this render)."""
     out = []
     for name in names:
-        paths = [p for p in change_plan.config_paths(name) if p in files]
+        paths = [p for p in change_plan.config_paths(plan["devices"][name]) if p in files]
         old = dict((p, _read(names_path(root, p))) for p in paths)
         record = change_plan.device_change(plan["devices"][name], old,
                                            dict((p, files[p]) for p in paths))

@@ -15,7 +15,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain, eos as deploy_eos
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import roll
-from ansible_collections.roce.fabric.plugins.module_utils.render import changes as change_plan
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
 
 
 def frr_drain(bgpd_conf):
@@ -99,7 +99,7 @@ def roll_plan(device, records=None, plan_records=None, pending=False, force=Fals
         raise AnsibleFilterError("roce.fabric.roll_plan: expected the switch's inventory name")
     record = roll.find_record(device, records, plan_records)
     return roll.decide(device, record, bool(pending), bool(force), bool(drain),
-                       bool(allow_reload), change_plan.REASONS)
+                       bool(allow_reload), change_classes.REASONS)
 
 
 def port_problems(device, live, source="linux"):

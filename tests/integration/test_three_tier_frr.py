@@ -12,7 +12,7 @@ import time
 import frr_lab
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan

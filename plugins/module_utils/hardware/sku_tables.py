@@ -140,7 +140,8 @@ TEMPLATES["Mellanox-SN5600-O128"] = dict(
 for _t in TEMPLATES.values():
     _t["source"] = _BUILDIMAGE + _t["source"]
 
-# The vendor's lossless defaults the deviation report sets beside the plan (value, source).
+# The vendor's lossless defaults the deviation report sets beside the plan (value, source): per
+# platform (hardware/platforms.py NAMES), then per HWSKU.
 _QOS_CONFIG = _BUILDIMAGE + "files/build_templates/qos_config.j2 (sonic.md §1.2)"
 VENDOR_DEFAULTS = {
     "sonic": {
@@ -151,6 +152,8 @@ VENDOR_DEFAULTS = {
                          "sonic-utilities pfcwd start_default (sonic.md summary: 200/200/200 ms, "
                          "drop)"),
         "port_mtu": (9100, "SONiC port_config.ini / PORT default mtu 9100 (sonic.md §1.3)"),
+        # a HWSKU without a row (NO_TABLE says why where it is known)
+        "pg_profile": (None, "no pg_profile_lookup.ini row"),
     },
     "Arista-7060X6-64PE-O128S2": {
         "wred": ({"kmin_bytes": 131072, "kmax_bytes": 262144, "pmax_percent": 5},
@@ -165,6 +168,7 @@ VENDOR_DEFAULTS = {
         "port_mtu": (9214, "AVD p2p_uplinks_mtu default 9214, the EOS maximum "
                            "(eos-and-avd.md §2)"),
         "wred": (None, "EOS: no ECN on a tx-queue until random-detect ecn is configured"),
+        "pg_profile": (None, "EOS: the platform's default MMU profile (not published)"),
     },
 }
 

@@ -57,11 +57,13 @@ def _row(number, vendor, rendered, reason, vendor_text=None) -> Row:
 def device_rows(dev: SwitchIntent) -> List[Row]:
     """The rows of one switch."""
     hw = dev.get("hardware") or {}
-    sonic = dev["platform"] == "sonic"
     hwsku = hw.get("hwsku")
     table = sku_tables.pg_table(hwsku)
     buf = dev["buffer"]
     trig = buf.get("trigger") or {}
+    # the platform's defaults, then the HWSKU's own (hardware/sku_tables.py)
+    defaults = dict(sku_tables.VENDOR_DEFAULTS[dev["platform"]])
+    defaults.update(sku_tables.VENDOR_DEFAULTS.get(hwsku or "", {}))
     rows = []
     classes = OrderedDict()      # (speed, cable class, MTU) -> a port's lossless
     for port in dev["ports"]:
@@ -83,8 +85,7 @@ def device_rows(dev: SwitchIntent) -> List[Row]:
                 rows.append(_row("xon_offset %dG %d m" % (speed, cable), vrow[4],
                                  trig.get("xon_offset_bytes"), R_XON))
         else:
-            why = (sku_tables.NO_TABLE.get(hwsku, "no pg_profile_lookup.ini row")
-                   if sonic else "EOS: the platform's default MMU profile (not published)")
+            why = sku_tables.NO_TABLE.get(hwsku or "") or defaults["pg_profile"][1]
             rows.append(_row(label, None, hr["xoff_bytes"],
                              hr.get("source", MODEL_REASON.get(hr["model"], hr["model"])),
                              vendor_text="none (%s)" % why))
@@ -93,7 +94,7 @@ def device_rows(dev: SwitchIntent) -> List[Row]:
         rows.append(_row("lossless dynamic_th (alpha)", vthr[0] if vthr and len(vthr) == 1
                          else None, trig.get("dynamic_th"), R_ALPHA,
                          vendor_text=None if vthr else "platform default"))
-    template = sku_tables.template(hwsku) if sonic else None
+    template = sku_tables.template(hwsku)
     if template:
         rows.append(_row("ingress_lossless_pool size", template["ingress_lossless_pool"],
                          buf["shared_pool_bytes"], R_POOL))
@@ -106,8 +107,6 @@ def device_rows(dev: SwitchIntent) -> List[Row]:
                              " Buffer pools)"))
         rows.append(_row("buffer total", template["total"], buf["total_buffer_bytes"],
                          buf["total_buffer_source"]))
-    defaults = dict(sku_tables.VENDOR_DEFAULTS["sonic" if sonic else "eos"])
-    defaults.update(sku_tables.VENDOR_DEFAULTS.get(hwsku or "", {}))
     rows += _qos_rows(dev, classes, defaults)
     return rows
 

@@ -8,6 +8,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.roce.fabric.plugins.module_utils.render import registry
+
 
 def size(value):
     """Bytes as a reader takes them in: '148,153,344 B (141.3 MiB)'; exact bytes first."""
@@ -90,10 +92,7 @@ def device_doc(dev):
     if sources:
         lines.append("- headroom rows: %s." % "; ".join(sources))
     lines += carve_lines(buf)
-    if dev["platform"] == "sonic":
-        lines += ["", "## SONiC notes", "", "- FRR runs in split mode: bgpd.conf is rendered "
-                  "next to config_db.json and loaded as is."]
-        lines += sonic_buffer_lines(buf)
+    lines += registry.RENDERERS[dev["platform"]].doc_notes(dev)
     notes = dev["ecmp"]["rendered"]["not_rendered"]
     if notes:
         lines += ["", "## Requested but not rendered on %s" % dev["platform"], ""]
@@ -156,28 +155,3 @@ def carve_lines(buf):
               % (_num(buf["total_buffer_bytes"]), _mib(buf["total_buffer_bytes"]),
                  buf.get("total_buffer_source", "catalog"))]
     return lines
-
-
-def sonic_buffer_lines(buf):
-    """What SONiC's buffer manager is told, and why the plan equals what it computes."""
-    sonic = buf.get("sonic")
-    if not sonic:
-        return []
-    out = ["- buffer model %s, SONiC %s (headroom formula revision %s)."
-           % (sonic["buffer_model"], sonic["version"], sonic["revision"])]
-    pattern = sonic.get("traffic_pattern")
-    if sonic["buffer_model"] == "dynamic":
-        out.append("- lossless PGs are NULL: buffermgrd computes their headroom from the port, "
-                   "CABLE_LENGTH and LOSSLESS_TRAFFIC_PATTERN (%d %% small packets, lossless "
-                   "MTU %d B), the numbers in the table above; pool sizes are pinned, so "
-                   "buffermgrd does not resize them."
-                   % (pattern["small_packet_pct"], pattern["lossless_mtu_bytes"]))
-    else:
-        out.append("- lossless PG profiles are pinned in BUFFER_PROFILE (pg_lossless_<speed>_"
-                   "<cable>m_profile); buffermgrd's pg_profile_lookup.ini lookup plays no part.")
-        if pattern:
-            out.append("- headroom sized for %d %% small packets, lossless MTU %d B%s."
-                       % (pattern["small_packet_pct"], pattern["lossless_mtu_bytes"],
-                          " (the %s table's pattern)" % sonic["hwsku"] if buf["model"] ==
-                          "sonic-sku" else ""))
-    return out

@@ -22,10 +22,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
-from typing import Any, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 from xml.sax.saxutils import escape
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.render import registry
+
+Node = Tuple[Any, ...]      # (id, tier, plane, label, sublabel, fill meaning)
 
 FONT = 'font-family="Helvetica,Arial,sans-serif"'
 BOX_W, BOX_H, GAP = 104, 30, 12
@@ -33,9 +36,9 @@ MAX_DETAIL_SWITCHES = 96        # above this the topology shows pods
 MAX_LINK_LABELS = 200           # above this many lines, no xN / rail labels
 PLURAL = {"superspine": "super-spines", "spine": "spines", "leaf": "leaves"}
 # One colour per meaning, in every picture: (colour, legend text).
-COLOURS = {
-    "sonic": ("#dbeafe", "SONiC switch"),
-    "eos": ("#ccfbf1", "EOS switch"),
+# Switches by platform (render/registry.py: each renderer's legend), then every other meaning.
+COLOURS = dict((name, r.legend) for name, r in registry.RENDERERS.items())
+COLOURS.update({
     "hosts": ("#ffffff", "GPU hosts"),
     "link": ("#6b7280", "links (width and xN: how many)"),
     "lossless_headroom": ("#f59e0b", "lossless PG headroom (xon + xoff, per PG)"),
@@ -50,7 +53,7 @@ COLOURS = {
     "pause": ("#dc2626", "PFC pause points (XOFF)"),
     "xon": ("#7f1d1d", "PFC resume (xon)"),
     "text": ("#4b5563", ""),
-}
+})
 CARVE_NAMES = {"lossless_headroom": "lossless PG headroom",
                "pg_minimum": "lossless PG minimums (not headroom)"}
 
@@ -211,14 +214,43 @@ def topology(plan: Plan) -> str:
     hosts = [n for n in nodes if n[1] == "hosts"]
     row_y = dict((t, 60 + 110 * i) for i, t in enumerate(tiers))
     host_y = 60 + 110 * len(tiers)
+    body, pos, x0 = _switch_rows(nodes, tiers, row_y)
+    xs = _place_hosts(hosts, labels, pos, x0, host_y)
+    s = plan["summary"]
+    title = "%s: %d GPU hosts, %d NICs, %d leaves, %d spines%s, %d links" % (
+        s.get("name", "fabric"), s["hosts"], s["nics"], s["leaves"], s["spines"],
+        ", %d super-spines" % s["superspines"] if s["superspines"] else "", s["links"])
+    width = int(max(x0 + 20, (xs[-1] + BOX_W + GAP / 2.0 + 20) if xs else 0,
+                    40 + 7.5 * len(title), 560))
+    body += _link_lines(labels, widths, pos)
+    body += _boxes(nodes, pos)
+    if any(n[5] == "mixed" for n in nodes):
+        body.insert(0, _mixed_fill())
+    body.insert(0, _text(20, 22, title, 13, "start", ' font-weight="bold"'))
+    bottom = (host_y if hosts else row_y[tiers[-1]]) + BOX_H + 26
+    legend, y = _legend(20, bottom, [(name, "") for name in registry.RENDERERS] + [
+        ("hosts", "GPU hosts, each host once: the hosts cabled to the same leaves"),
+        ("link", "")], width - 20)
+    body += legend
+    body.append(_text(20, y + 16, "host lines: %s; switch lines: parallel links" % (
+        "the rails (NIC indexes) each leaf carries, and the links" if detail else
+        "the NIC links into each pod's leaves"), 10, "start", ' fill="%s"' % colour("text")))
+    return _svg(width, y + 28, body)
+
+
+def _switch_rows(nodes: List[Node], tiers: List[str], row_y: Dict[str, int]
+                 ) -> Tuple[List[str], Dict[str, Tuple[float, int]], float]:
+    """(plane frames, {node: (x, y)} of the switch boxes, the right edge): each plane a column
+    of tier rows, its boxes centred in it."""
     planes = sorted(set(n[2] for n in nodes if n[1] != "hosts"))
-    columns = {}
+    columns: Dict[Tuple[Any, str], List[Node]] = {}
     for n in nodes:
         if n[1] != "hosts":
             columns.setdefault((n[2], n[1]), []).append(n)
     plane_w = {p: max(len(columns.get((p, t), [])) for t in row_y) * (BOX_W + GAP) + GAP
                for p in planes}
-    pos, x0 = {}, 20
+    pos: Dict[str, Tuple[float, int]] = {}
+    x0: float = 20
     body = []
     for p in planes:
         if len(planes) > 1:
@@ -232,8 +264,14 @@ def topology(plan: Plan) -> str:
             for i, n in enumerate(row):
                 pos[n[0]] = (offset + i * (BOX_W + GAP), row_y[tier])
         x0 += plane_w[p]
-    # host boxes under the middle of their leaves, pushed apart where they would overlap
-    centre = {}
+    return body, pos, x0
+
+
+def _place_hosts(hosts: List[Node], labels: Dict[Tuple[str, str], str],
+                 pos: Dict[str, Tuple[float, int]], x0: float, host_y: int) -> List[float]:
+    """Host boxes under the middle of their leaves, pushed apart where they would overlap and
+    back as far as fits when too wide (into ``pos``, ``hosts`` sorted by place); their x."""
+    centre: Dict[str, List[float]] = {}
     for (a, b) in labels:
         if a.startswith("hosts "):
             centre.setdefault(a, []).append(pos[b][0])
@@ -245,12 +283,13 @@ def topology(plan: Plan) -> str:
         xs = [x - shift for x in xs]
     for n, x in zip(hosts, xs):
         pos[n[0]] = (x, host_y)
-    s = plan["summary"]
-    title = "%s: %d GPU hosts, %d NICs, %d leaves, %d spines%s, %d links" % (
-        s.get("name", "fabric"), s["hosts"], s["nics"], s["leaves"], s["spines"],
-        ", %d super-spines" % s["superspines"] if s["superspines"] else "", s["links"])
-    width = int(max(x0 + 20, (xs[-1] + BOX_W + GAP / 2.0 + 20) if xs else 0,
-                    40 + 7.5 * len(title), 560))
+    return xs
+
+
+def _link_lines(labels: Dict[Tuple[str, str], str], widths: Dict[Tuple[str, str], int],
+                pos: Dict[str, Tuple[float, int]]) -> List[str]:
+    """A line per pair of nodes (wider for more links), then its label over it when the picture
+    has few enough lines to read them."""
     lines, texts = [], []
     show_labels = len(labels) <= MAX_LINK_LABELS
     for (a, b), label in sorted(labels.items()):
@@ -268,31 +307,30 @@ def topology(plan: Plan) -> str:
             texts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="12" rx="2" '
                          'fill="white" fill-opacity="0.85"/>' % (xt - w / 2.0, yt - 6, w))
             texts.append(_text(xt, yt + 3.5, label, 9, extra=' fill="#111827"'))
-    body += lines + texts
+    return lines + texts
+
+
+def _boxes(nodes: List[Node], pos: Dict[str, Tuple[float, int]]) -> List[str]:
+    out = []
     for n in nodes:
         x, y = pos[n[0]]
-        if n[5] == "mixed":
-            fill = "url(#mixed)"
-        else:
-            fill = colour(n[5])
-        body.append('<rect x="%.1f" y="%d" width="%d" height="%d" rx="4" fill="%s" '
-                    'stroke="#374151"/>' % (x, y, BOX_W, BOX_H, fill))
-        body.append(_text(x + BOX_W / 2.0, y + 13, n[3], 10))
-        body.append(_text(x + BOX_W / 2.0, y + 25, n[4], 8, extra=' fill="#4b5563"'))
-    if any(n[5] == "mixed" for n in nodes):
-        body.insert(0, '<defs><linearGradient id="mixed"><stop offset="0.5" stop-color="%s"/>'
-                       '<stop offset="0.5" stop-color="%s"/></linearGradient></defs>'
-                    % (colour("sonic"), colour("eos")))
-    body.insert(0, _text(20, 22, title, 13, "start", ' font-weight="bold"'))
-    bottom = (host_y if hosts else row_y[tiers[-1]]) + BOX_H + 26
-    legend, y = _legend(20, bottom, [("sonic", ""), ("eos", ""), ("hosts", "GPU hosts, each "
-                                     "host once: the hosts cabled to the same leaves"),
-                                     ("link", "")], width - 20)
-    body += legend
-    body.append(_text(20, y + 16, "host lines: %s; switch lines: parallel links" % (
-        "the rails (NIC indexes) each leaf carries, and the links" if detail else
-        "the NIC links into each pod's leaves"), 10, "start", ' fill="%s"' % colour("text")))
-    return _svg(width, y + 28, body)
+        fill = "url(#mixed)" if n[5] == "mixed" else colour(n[5])
+        out.append('<rect x="%.1f" y="%d" width="%d" height="%d" rx="4" fill="%s" '
+                   'stroke="#374151"/>' % (x, y, BOX_W, BOX_H, fill))
+        out.append(_text(x + BOX_W / 2.0, y + 13, n[3], 10))
+        out.append(_text(x + BOX_W / 2.0, y + 25, n[4], 8, extra=' fill="#4b5563"'))
+    return out
+
+
+def _mixed_fill() -> str:
+    """The fill of a box whose switches run several platforms: one band per platform."""
+    names = list(registry.RENDERERS)
+    stops = []
+    for i in range(len(names) - 1):
+        at = "%g" % ((i + 1) / float(len(names)))
+        stops += ['<stop offset="%s" stop-color="%s"/>' % (at, colour(names[i])),
+                  '<stop offset="%s" stop-color="%s"/>' % (at, colour(names[i + 1]))]
+    return '<defs><linearGradient id="mixed">%s</linearGradient></defs>' % "".join(stops)
 
 
 def _mib(value):

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import roll
-from ansible_collections.roce.fabric.plugins.module_utils.render import changes
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes as changes
 
 
 def record(cls, parts=None, device="leaf1a"):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import models

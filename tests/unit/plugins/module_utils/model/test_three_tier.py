@@ -5,7 +5,7 @@ import json
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
-from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils.checks import deadlock, paths as routing
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate, sizing

@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import pipeline, render
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
     catalog, models, sku_tables)

@@ -5,8 +5,12 @@ import json
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
-from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes as classes
 from ansible_collections.roce.fabric.plugins.module_utils.render import changes
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import changes as eos_changes
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
+    changes as sonic_changes)
 
 
 def _db(**tables):
@@ -15,24 +19,24 @@ def _db(**tables):
 
 @pytest.mark.parametrize("table,before,after,cls", [
     ("WRED_PROFILE", {"AZURE_LOSSLESS": {"green_min_threshold": "1"}},
-     {"AZURE_LOSSLESS": {"green_min_threshold": "2"}}, changes.HITLESS),
+     {"AZURE_LOSSLESS": {"green_min_threshold": "2"}}, classes.HITLESS),
     ("BUFFER_PROFILE", {"p": {"xoff": "1", "pool": "a"}}, {"p": {"xoff": "2", "pool": "a"}},
-     changes.TRAFFIC),
+     classes.TRAFFIC),
     ("BUFFER_PROFILE", {"p": {"xoff": "1", "pool": "a"}}, {"p": {"xoff": "1", "pool": "b"}},
-     changes.RELOAD),      # create-only: sonic-swss #1430
+     classes.RELOAD),      # create-only: sonic-swss #1430
     ("PORT", {"Ethernet0": {"speed": "400000"}}, {"Ethernet0": {"speed": "200000"}},
-     changes.FLAP),
+     classes.FLAP),
     ("PORT", {"Ethernet0": {"description": "a"}}, {"Ethernet0": {"description": "b"}},
-     changes.HITLESS),
+     classes.HITLESS),
     ("DEVICE_METADATA", {"localhost": {"buffer_model": "traditional"}},
-     {"localhost": {"buffer_model": "dynamic"}}, changes.RELOAD),
+     {"localhost": {"buffer_model": "dynamic"}}, classes.RELOAD),
     ("DEVICE_METADATA", {"localhost": {"docker_routing_config_mode": "split"}},
-     {"localhost": {"docker_routing_config_mode": "unified"}}, changes.RELOAD),
-    ("BGP_NEIGHBOR", {"a": {"asn": "1"}}, {}, changes.TRAFFIC),
-    ("SOMETHING_NEW", {}, {"a": {"x": "1"}}, changes.TRAFFIC),
+     {"localhost": {"docker_routing_config_mode": "unified"}}, classes.RELOAD),
+    ("BGP_NEIGHBOR", {"a": {"asn": "1"}}, {}, classes.TRAFFIC),
+    ("SOMETHING_NEW", {}, {"a": {"x": "1"}}, classes.TRAFFIC),
 ])
 def test_config_db_tables_and_fields_have_their_class(table, before, after, cls):
-    parts = changes.config_db_parts(_db(**{table: before}), _db(**{table: after}))
+    parts = sonic_changes.config_db_parts(_db(**{table: before}), _db(**{table: after}))
     assert [(p["part"], p["class"]) for p in parts] == [(table, cls)]
 
 
@@ -55,31 +59,32 @@ router bgp 1
 
 
 @pytest.mark.parametrize("old,new,kind,cls", [
-    ("   description a", "   description b", "interface", changes.HITLESS),
-    ("   speed 400g-4", "   speed 200g-2", "interface", changes.FLAP),
-    ("minimum-threshold 1 bytes", "minimum-threshold 5 bytes", "qos profile", changes.HITLESS),
-    ("limit cells 100", "limit cells 200", "platform trident mmu", changes.TRAFFIC),
-    ("remote-as 2", "remote-as 3", "router bgp", changes.TRAFFIC),
+    ("   description a", "   description b", "interface", classes.HITLESS),
+    ("   speed 400g-4", "   speed 200g-2", "interface", classes.FLAP),
+    ("minimum-threshold 1 bytes", "minimum-threshold 5 bytes", "qos profile", classes.HITLESS),
+    ("limit cells 100", "limit cells 200", "platform trident mmu", classes.TRAFFIC),
+    ("remote-as 2", "remote-as 3", "router bgp", classes.TRAFFIC),
 ])
 def test_eos_sections_and_lines_have_their_class(old, new, kind, cls):
-    parts = changes.eos_parts(EOS_OLD, EOS_OLD.replace(old, new))
+    parts = eos_changes.eos_parts(EOS_OLD, EOS_OLD.replace(old, new))
     assert [(p["part"], p["class"], p["changed"]) for p in parts] == [(kind, cls, 1)]
 
 
 def test_bgpd_changes_affect_traffic_and_comments_do_not():
-    assert changes.frr_parts("a\n", "a\n") == []
-    assert changes.frr_parts("! x\na\n", "! y\na\n")[0]["class"] == changes.HITLESS
-    assert changes.frr_parts("a\n b 1\n", "a\n b 2\n")[0]["class"] == changes.TRAFFIC
+    assert sonic_changes.frr_parts("a\n", "a\n") == []
+    assert sonic_changes.frr_parts("! x\na\n", "! y\na\n")[0]["class"] == classes.HITLESS
+    assert sonic_changes.frr_parts("a\n b 1\n", "a\n b 2\n")[0]["class"] == classes.TRAFFIC
 
 
 def test_a_device_takes_the_worst_class_of_its_parts():
-    assert changes.worst([changes.HITLESS, changes.FLAP, changes.TRAFFIC]) == changes.FLAP
-    assert changes.worst([]) == changes.HITLESS
+    assert classes.worst([classes.HITLESS, classes.FLAP, classes.TRAFFIC]) == classes.FLAP
+    assert classes.worst([]) == classes.HITLESS
 
 
 def _configs(result, name):
     files = render.render_switch(result["devices"][name], ("configs",))
-    return dict((p, files[p]) for p in changes.config_paths(name) if p in files)
+    return dict((p, files[p]) for p in changes.config_paths(result["devices"][name])
+                if p in files)
 
 
 def test_a_cable_change_on_leaf_pair_1_is_a_buffer_change_and_a_first_render_is_new(example):
@@ -90,7 +95,7 @@ def test_a_cable_change_on_leaf_pair_1_is_a_buffer_change_and_a_first_render_is_
     after = plan.build_plan(groups, hostvars)
     old, new = _configs(before, "leaf1a"), _configs(after, "leaf1a")
     record = changes.device_change(after["devices"]["leaf1a"], old, new)
-    assert record["class"] == changes.TRAFFIC and record["platform"] == "sonic"
+    assert record["class"] == classes.TRAFFIC and record["platform"] == "sonic"
     parts = dict((p["part"], p) for p in record["parts"])
     assert parts["BUFFER_PG"]["changed"] == 16 and parts["CABLE_LENGTH"]["changed"] == 1
     assert set(parts) <= {"BUFFER_PG", "BUFFER_PROFILE", "BUFFER_POOL", "CABLE_LENGTH"}
@@ -102,7 +107,7 @@ def test_a_cable_change_on_leaf_pair_1_is_a_buffer_change_and_a_first_render_is_
 def test_the_plan_names_devices_outside_the_run_and_the_limit_that_covers_them(example):
     groups, hostvars = example
     result = plan.build_plan(groups, hostvars)
-    rec = {"device": "leaf2a", "platform": "eos", "role": "leaf", "class": changes.TRAFFIC,
+    rec = {"device": "leaf2a", "platform": "eos", "role": "leaf", "class": classes.TRAFFIC,
            "parts": [], "summary": "x"}
     spine = dict(rec, device="spine1", role="spine")
     spine2 = dict(spine, device="spine2")
@@ -129,6 +134,6 @@ def test_covering_limit_uses_whole_groups_then_hosts():
 
 
 def test_every_class_cites_a_source():
-    for cls in changes.CLASSES:
-        assert changes.SOURCES[cls], cls
+    for cls in classes.CLASSES:
+        assert classes.SOURCES[cls], cls
     assert changes.table({"devices": []}) == []

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
-from ansible_collections.roce.fabric.plugins.module_utils import render
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import yang as sonic_yang
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
@@ -254,10 +254,10 @@ def test_eos_drain_tags_every_neighbor(example_plan, indent):
 def test_config_db_json_is_the_same_with_and_without_orjson(example_plan, monkeypatch):
     """orjson is an optional speed-up: the standard library must write the same bytes."""
     db = render_sonic.config_db(example_plan["devices"]["leaf1a"])
-    fast = render.config_db_json(db)
     from ansible_collections.roce.fabric.plugins.module_utils.render import structured
+    fast = structured.config_db_json(db)
     monkeypatch.setattr(structured, "HAS_ORJSON", False)
-    assert render.config_db_json(db) == fast == json.dumps(db, indent=2, sort_keys=True) + "\n"
+    assert structured.config_db_json(db) == fast == json.dumps(db, indent=2, sort_keys=True) + "\n"
 
 
 def test_structured_intent_parses_back_to_the_plan(example_plan):
