@@ -149,8 +149,8 @@ PortIntent = TypedDict("PortIntent", {
     "name": str,
     "index": int,
     "up": bool,
-    "peer_kind": Optional[str],    # "host", "leaf", "spine", "superspine"; None if unwired
-    "peer": Optional[str],
+    "peer_kind": str,              # "host", "leaf", "spine", "superspine" (every port is cabled)
+    "peer": str,
     "peer_port": Optional[str],
     "speed_gbps": int,
     "cable_m": float,
@@ -161,7 +161,7 @@ PortIntent = TypedDict("PortIntent", {
     "lanes": Optional[str],
     "alias": Optional[str],
     "cage": Optional[int],
-    "lanes_per_port": Optional[int],
+    "lanes_per_port": int,         # hardware/ports.py PortMap.port(): always set
     "lossless": Optional[LosslessProfile],   # None on a port that is down
 })
 

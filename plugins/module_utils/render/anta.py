@@ -35,7 +35,7 @@ def catalog(dev: SwitchIntent, plan: Plan,
     routes = plan_targets.expected_routes(dev["name"], plan, leaves)
     lossless = [p["name"] for p in up if p["lossless"]]
     switch_links = [p for p in up if p["peer_kind"] != "host"]
-    out = {
+    out: Dict[str, List[Any]] = {
         "anta.tests.routing.generic": [
             {"VerifyRoutingProtocolModel": {"model": "multi-agent"}}],
         "anta.tests.routing.bgp": [

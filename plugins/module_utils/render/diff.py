@@ -19,7 +19,7 @@ __metaclass__ = type
 
 import difflib
 import json
-from typing import Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
 
@@ -41,7 +41,7 @@ def file_diff(path: str, old: Optional[str], new: str, full: bool = False) -> st
     return eos.redact_text(text) + ("\n" if text.endswith("\n") else "")
 
 
-def _file_diff(path, old, new, full):
+def _file_diff(path: str, old: Optional[str], new: str, full: bool) -> str:
     if not (full or is_config(path)):
         return summary_line(path, old, new)
     lines = list(difflib.unified_diff((old or "").splitlines(True), new.splitlines(True),
@@ -54,10 +54,12 @@ def _file_diff(path, old, new, full):
     removed = sum(1 for line in lines if line.startswith("-") and not line.startswith("---"))
     head = ["%s: %s, +%d -%d lines (diff of %d lines summarised)\n"
             % (path, "new file" if old is None else "changed", added, removed, len(lines))]
+    body: Optional[List[str]]
     if path.endswith(".json"):
         body = _json_summary(old, new)
     elif path.endswith(".cfg"):
-        body = _section_summary(old, new)
+        # a new file: no sections before (eos.sections reads None as "", deploy/eos.py read)
+        body = _section_summary(old or "", new)
     else:
         body = None
     if old is not None and is_config(path):
@@ -79,7 +81,7 @@ def summary_line(path: str, old: Optional[str], new: str) -> str:
     old_lines = old.splitlines()
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     added = removed = 0
-    where = {}
+    where: Dict[str, int] = {}        # changed lines per heading
     old_heads, new_heads = _headings(path, old_lines), _headings(path, new_lines)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
@@ -101,10 +103,11 @@ def summary_line(path: str, old: Optional[str], new: str) -> str:
         path, max(added, removed), unit, added, removed, (" in " + shown) if shown else "")
 
 
-def _headings(path, lines):
+def _headings(path: str, lines: List[str]) -> List[str]:
     """For each line, the heading it sits under: a Markdown '#' heading, a top-level YAML key,
     an SVG element's id or tag; empty for CSV and plain text."""
-    out, head = [], ""
+    out: List[str] = []
+    head = ""
     md, yml, svg = path.endswith(".md"), path.endswith((".yml", ".yaml")), path.endswith(".svg")
     for line in lines:
         if md and line.startswith("#"):
@@ -117,7 +120,7 @@ def _headings(path, lines):
     return out
 
 
-def _svg_tag(line):
+def _svg_tag(line: str) -> str:
     text = line.strip()
     if not text.startswith("<") or text.startswith("</"):
         return ""
@@ -125,20 +128,20 @@ def _svg_tag(line):
     return "<%s>" % tag
 
 
-def _names(keys):
+def _names(keys: Iterable[str]) -> str:
     keys = sorted(keys)
     shown = ", ".join(keys[:MAX_NAMES])
     return shown + (" ... and %d more" % (len(keys) - MAX_NAMES) if len(keys) > MAX_NAMES else "")
 
 
-def _json_summary(old, new):
+def _json_summary(old: Optional[str], new: str) -> Optional[List[str]]:
     """Per config_db table: keys added, removed and changed (with the fields that change)."""
     try:
         before = json.loads(old) if old else {}
         after = json.loads(new)
     except ValueError:
         return None
-    out = []
+    out: List[str] = []
     for table in sorted(set(before) | set(after)):
         have, want = before.get(table) or {}, after.get(table) or {}
         added = set(want) - set(have)
@@ -158,9 +161,10 @@ def _json_summary(old, new):
     return out
 
 
-def _changed_fields(have, want, keys):
+def _changed_fields(have: Dict[str, Any], want: Dict[str, Any],
+                    keys: Iterable[str]) -> List[str]:
     """'field: old -> new (n keys)' for the field changes the changed keys share."""
-    seen = {}
+    seen: Dict[Tuple[str, str, str], int] = {}     # (field, old, new) -> keys
     for key in keys:
         a, b = have[key], want[key]
         if not (isinstance(a, dict) and isinstance(b, dict)):
@@ -178,21 +182,21 @@ def _changed_fields(have, want, keys):
     return out
 
 
-def _short(value):
+def _short(value: Any) -> str:
     text = "absent" if value is None else json.dumps(value, sort_keys=True)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _section_summary(old, new):
+def _section_summary(old: str, new: str) -> List[str]:
     """Per EOS top-level section: added, removed, changed (by the section's first word)."""
     before, after = eos.sections(old), eos.sections(new)
-    groups = {}
+    groups: Dict[str, Dict[str, List[str]]] = {}    # first word -> kind -> heads
     for head in set(before) | set(after):
         kind = "added" if head not in before else "removed" if head not in after else \
             "changed" if before[head] != after[head] else None
         if kind:
             groups.setdefault(head.split()[0], {}).setdefault(kind, []).append(head)
-    out = []
+    out: List[str] = []
     for word in sorted(groups):
         kinds = groups[word]
         out.append("  %s: %s\n" % (word, ", ".join("%d %s" % (len(kinds[k]), k) for k in

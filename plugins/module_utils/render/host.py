@@ -14,7 +14,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.host import nccl
 from ansible_collections.roce.fabric.plugins.module_utils.records import HostIntent
@@ -23,7 +23,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.render import structur
 
 def nccl_conf(dev: HostIntent, roce_nics: Optional[Dict[str, Any]] = None) -> str:
     """/etc/nccl.conf of host ``dev`` from the plan and, on the host, its live RDMA devices."""
-    return nccl.conf_text(dev, roce_nics)
+    # host/ takes plain dicts (it ships to the hosts without records.py)
+    return nccl.conf_text(cast(Dict[str, Any], dev), roce_nics)
 
 
 def sysctl_conf(dev: HostIntent) -> str:
@@ -43,5 +44,5 @@ def render_host(dev: HostIntent) -> Dict[str, str]:
     name = dev["name"]
     return {"hosts/%s.yml" % name: host_yaml(dev),
             "hosts/%s/nccl.conf" % name: nccl_conf(dev),
-            "hosts/%s/nccl.env" % name: nccl.env_text(dev),
+            "hosts/%s/nccl.env" % name: nccl.env_text(cast(Dict[str, Any], dev)),
             "hosts/%s/sysctl.conf" % name: sysctl_conf(dev)}

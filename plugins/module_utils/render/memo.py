@@ -9,18 +9,21 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import functools
-from typing import Any, Callable
+from typing import Callable, Dict, Tuple, TypeVar
+
+_Obj = TypeVar("_Obj")
+_Value = TypeVar("_Value")
 
 
-def by_identity(limit: int) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+def by_identity(limit: int) -> Callable[[Callable[[_Obj], _Value]], Callable[[_Obj], _Value]]:
     """Decorator: ``make(obj)`` once per live ``obj``. Entries are keyed by id and keep the
     object, so an id cannot be reused while cached; past ``limit`` entries (a plan that went
     through JSON shares nothing) the cache starts over. The plan is read-only."""
-    def wrap(make):
-        entries = {}
+    def wrap(make: Callable[[_Obj], _Value]) -> Callable[[_Obj], _Value]:
+        entries: Dict[int, Tuple[_Obj, _Value]] = {}
 
         @functools.wraps(make)
-        def get(obj):
+        def get(obj: _Obj) -> _Value:
             hit = entries.get(id(obj))
             if hit is None or hit[0] is not obj:
                 if len(entries) > limit:

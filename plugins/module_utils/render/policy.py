@@ -9,7 +9,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import List
+from typing import List, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.plan.targets import network
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
@@ -22,5 +22,5 @@ def connected_prefixes(dev: SwitchIntent) -> List[str]:
     out = [dev["loopback"]]
     for port in dev["ports"]:
         if port["peer_kind"] == "host" and port.get("address"):
-            out.append(network(port["address"]))
+            out.append(network(cast(str, port["address"])))
     return out

@@ -11,11 +11,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Sequence, Tuple, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as plan_mod
-from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    Finding, HostIntent, Plan, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import deviations, svg
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import size
 
@@ -24,15 +25,16 @@ CABLING_FIELDS = ("device", "port", "peer", "peer_port", "speed_gbps", "cable_m"
                   "mtu_bytes", "address", "peer_address", "state")
 
 
-def _switches(plan):
-    return sorted((d for d in plan["devices"].values() if d["kind"] == "switch"),
+def _switches(plan: Plan) -> List[SwitchIntent]:
+    return sorted(cast(Iterator[SwitchIntent],
+                       (d for d in plan["devices"].values() if d["kind"] == "switch")),
                   key=lambda d: (d.get("plane") or 0, TIER[d["role"]], d["name"]))
 
 
 def cabling_rows(plan: Plan) -> List[Tuple[Any, ...]]:
     """One row per cable, from its lower end: a leaf's host and spine ports, a spine's
     super-spine ports (the other end is in peer / peer_port)."""
-    rows = []
+    rows: List[Tuple[Any, ...]] = []
     for dev in _switches(plan):
         for port in dev["ports"]:
             peer_role = "host" if port["peer_kind"] == "host" else port["peer_kind"]
@@ -45,14 +47,14 @@ def cabling_rows(plan: Plan) -> List[Tuple[Any, ...]]:
     return rows
 
 
-def _csv(header, rows):
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     # Every value is a name that passed the gate's grammar or a number: no quoting needed.
     lines = [",".join(header)]
     lines += [",".join("%g" % v if isinstance(v, float) else str(v) for v in row) for row in rows]
     return "\n".join(lines) + "\n"
 
 
-def _table(header, rows):
+def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> List[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join("%g" % v if isinstance(v, float) else str(v) for v in row) + " |"
             for row in rows]
@@ -75,7 +77,8 @@ def addressing_md(plan: Plan) -> str:
     rows = [(d["name"], d["role"], d.get("pod") or "-", d.get("plane") or 0, d["bgp"]["asn"],
              d["loopback"], len(d["bgp"]["neighbors"]), d["bgp"]["ecmp_width"])
             for d in _switches(plan)]
-    hosts = sorted((d for d in plan["devices"].values() if d["kind"] == "host"),
+    hosts = sorted(cast(Iterator[HostIntent],
+                        (d for d in plan["devices"].values() if d["kind"] == "host")),
                    key=lambda d: d["name"])
     nic_rows = [(h["name"], nic["name"], nic["rail"], nic["leaf"], nic["leaf_port"],
                  nic["address"], nic["gateway"]) for h in hosts for nic in h["nics"]]
@@ -94,7 +97,7 @@ def addressing_md(plan: Plan) -> str:
 
 def verdicts_md(plan: Plan) -> str:
     """Every rule with its verdict, then every finding with its fix."""
-    by_rule = {}
+    by_rule: Dict[str, List[Finding]] = {}
     for v in plan["violations"]:
         by_rule.setdefault(v["rule"], []).append(v)
     rows = []
@@ -120,16 +123,19 @@ def buffer_models(plan: Plan) -> Dict[str, List[SwitchIntent]]:
     """One buffer picture per distinct buffer (carve and thresholds, svg.buffer_key), with every
     switch it covers: {file key: [switches]}. The key is the (model or ASIC, platform, role) of
     its switches when one picture covers all of them, else that plus the first switch's name."""
-    carves, order = {}, []
+    carves: Dict[Tuple[Any, ...], List[SwitchIntent]] = {}
+    order: List[Tuple[Any, ...]] = []
     for dev in _switches(plan):
         key = svg.buffer_key(dev)
         if key not in carves:
             carves[key] = []
             order.append(key)
         carves[key].append(dev)
-    groups, count = [], {}
+    groups: List[Tuple[List[str], List[SwitchIntent]]] = []
+    count: Dict[str, int] = {}       # pictures per kind
     for key in order:
-        devs, kinds = carves[key], []
+        devs = carves[key]
+        kinds: List[str] = []
         for dev in devs:
             model = (dev.get("hardware") or {}).get("model") or dev["asic"]
             kind = "%s-%s-%s" % (model, dev["platform"], dev["role"])

@@ -10,7 +10,10 @@ __metaclass__ = type
 import json
 import math
 import re
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    LosslessProfile, PortIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import memo
 
 try:
@@ -24,12 +27,13 @@ except ImportError:   # optional speed-up, identical output without it
 # per indent and reused, keyed by object id (the object is kept, so the id cannot be reused
 # while cached); lossless profiles are keyed by their content.
 SHARED_KEYS = frozenset(("buffer", "qos", "ecmp", "pfc_watchdog"))
-_SHARED_LINES = {}
+# (profile key or object id, indent) -> (the object, its lines)
+_SHARED_LINES: Dict[Tuple[Union[Optional[str], int], int], Tuple[Any, List[str]]] = {}
 _SHARED_MAX = 100000
 _ENCODE = json.encoder.encode_basestring_ascii    # what json.dumps uses for str
 
 
-def _scalar(value):
+def _scalar(value: Any) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -43,7 +47,7 @@ def _scalar(value):
     return json.dumps(value)
 
 
-_KEYS = {}        # "key:" per key (a few hundred distinct keys)
+_KEYS: Dict[Any, str] = {}        # "key:" per key (a few hundred distinct keys)
 # A key YAML reads back as the same string without quotes: an identifier that is not one of
 # YAML 1.1's booleans or nulls (digits stay quoted: "26" would read back as an integer).
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
@@ -56,14 +60,14 @@ _ROW_KEY = re.compile(r'(?<=[{ ])"([A-Za-z_][A-Za-z0-9_]*)": ')
 _PLAIN_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*\Z")
 
 
-def _key(key):
+def _key(key: Any) -> str:
     text = str(key)
     if _PLAIN.match(text) and text.lower() not in _RESERVED:
         return text + ":"
     return _ENCODE(text) + ":"
 
 
-def _text(value):
+def _text(value: str) -> str:
     """A block-context string: plain where YAML reads it back as the same string."""
     if _PLAIN_VALUE.match(value) and value.lower() not in _RESERVED:
         return value
@@ -73,7 +77,7 @@ def _text(value):
 _FLOW = (str, int, float, bool, type(None))      # values of a one-line row
 
 
-def _block(value, indent, out):
+def _block(value: Union[Mapping[Any, Any], List[Any]], indent: int, out: List[str]) -> None:
     """Append the block-style YAML lines of a non-empty dict or list to ``out``."""
     pad = "  " * indent
     if isinstance(value, dict):
@@ -121,23 +125,23 @@ def _block(value, indent, out):
             out.append(pad + "- " + _scalar(item))
 
 
-def yaml_lines(value):
+def yaml_lines(value: Mapping[str, Any]) -> List[str]:
     """Block-style YAML lines of a dict (plain keys, one-line rows), as the structured intent."""
-    out = []
+    out: List[str] = []
     _block(value, 0, out)
     return out
 
 
-def _shared_lines(value, indent):
+def _shared_lines(value: Union[Mapping[Any, Any], List[Any]], indent: int) -> List[str]:
     # a profile view is rebuilt per switch: identified by its content; anything else by
     # identity (the cached object is kept, so its id is not reused while cached)
     profile = isinstance(value, _Profile)
-    key = (value.key if profile else id(value), indent)
+    key = (cast(_Profile, value).key if profile else id(value), indent)
     hit = _SHARED_LINES.get(key)
     if hit is None or (not profile and hit[0] is not value):
         if len(_SHARED_LINES) > _SHARED_MAX:
             _SHARED_LINES.clear()
-        lines = []
+        lines: List[str] = []
         _block(value, indent, lines)
         hit = _SHARED_LINES[key] = (value, lines)
     return hit[1]
@@ -146,13 +150,17 @@ def _shared_lines(value, indent):
 PORT_FIELDS = ("name", "speed_gbps", "cable_m", "mtu_bytes")   # on the port itself already
 
 
-def structured_yaml(dev):
+def structured_yaml(dev: SwitchIntent) -> str:
     """Deterministic block-style YAML of the structured intent; no PyYAML needed. Each port
     names its lossless profile (``lossless_profile``); every distinct profile (headroom, ECN,
     required/configured headroom of one port class) is written once under
     ``lossless_profiles``, as SONiC's BUFFER_PG rows reference BUFFER_PROFILE. Rows of scalars
     (ports, BGP neighbours) are one flow mapping per line."""
-    profiles, by_id, by_text, by_object, ports = {}, {}, {}, {}, []
+    profiles: Dict[str, _Profile] = {}
+    by_id: Dict[Tuple[int, int, int, int, int], str] = {}    # ident -> name
+    by_text: Dict[Optional[str], str] = {}         # content key -> name
+    by_object: Dict[int, str] = {}                 # id(lossless) -> name
+    ports: List[Optional[str]] = []                # each port's profile name (None: down)
     for port in dev["ports"]:
         lossless = port["lossless"]
         if lossless is None:
@@ -190,7 +198,7 @@ def structured_yaml(dev):
 
 
 @memo.by_identity(10000)     # identical switches share their ports' lossless intents
-def _profile(lossless):
+def _profile(lossless: LosslessProfile) -> "_Profile":
     """The profile view of a port's lossless intent: its fields but the port's own, with its
     content key (sorted JSON)."""
     content = _Profile((k, v) for k, v in lossless.items() if k not in PORT_FIELDS)
@@ -198,7 +206,8 @@ def _profile(lossless):
     return content
 
 
-def _port_table(ports, names):
+def _port_table(ports: List[PortIntent],
+                names: List[Optional[str]]) -> Union["_Rows", List[Mapping[str, Any]]]:
     """The port rows: each port's fields with ``lossless`` replaced by ``lossless_profile`` (its
     name in ``names``) at the end, or left as it is (None) on an admin-down port. Ports of one
     shape (the same keys, every port lossless) go straight from their columns to the flow lines
@@ -206,14 +215,15 @@ def _port_table(ports, names):
     keys = tuple(ports[0]) if ports else ()
     if "lossless" in keys and None not in names and all(map(keys.__eq__, map(tuple, ports))):
         at = keys.index("lossless")
-        columns = list(zip(*map(dict.values, ports)))
+        columns: List[Sequence[Any]] = list(zip(*map(dict.values,
+                                                     cast("List[Dict[str, Any]]", ports))))
         del columns[at]
         columns.append(names)
         lines = _template_lines(keys[:at] + keys[at + 1:] + ("lossless_profile",), columns,
                                 len(ports))
         if lines is not None:
             return _Rows(lines)
-    views = []
+    views: List[Mapping[str, Any]] = []
     for port, name in zip(ports, names):
         if name is None:
             views.append(port)
@@ -231,21 +241,21 @@ class _Rows(list):
 
 class _Profile(dict):
     """A lossless profile view; ``key`` is its content (sorted JSON), the lines-cache key."""
-    key = None
+    key: Optional[str] = None
 
 
-def _sorted_row(row):
+def _sorted_row(row: Mapping[str, Any]) -> str:
     """One-line JSON, keys sorted (a profile's content key). Without indent, json.dumps runs
     the C encoder."""
     return json.dumps(row, sort_keys=True, separators=(", ", ": "))
 
 
-def _flow(row):
+def _flow(row: Any) -> str:
     """One-line JSON in key order (a row of the structured intent)."""
     return json.dumps(row, separators=(", ", ": "))
 
 
-def _flow_rows(rows):
+def _flow_rows(rows: List[Dict[Any, Any]]) -> List[str]:
     """One-line flow mapping of each row, keys unquoted. A table whose rows share their keys
     (in order) and whose values are scalars is formatted with one template (_templated); any
     other with one encoder call for the table, split at the row boundaries (row by row when a
@@ -260,7 +270,7 @@ def _flow_rows(rows):
     return ["{" + part + "}" for part in parts]
 
 
-def _templated(rows):
+def _templated(rows: List[Dict[Any, Any]]) -> Optional[List[str]]:
     """The rows' lines from a "{key: %s, ...}" template and per-column value lists, or None.
     What the encoder + key rewrite gives, without per-value Python code: the checks and the
     formatting run per column (type set, one join) and per row (one % call), in C."""
@@ -270,13 +280,15 @@ def _templated(rows):
     return _template_lines(keys, zip(*map(dict.values, rows)), len(rows))
 
 
-def _template_lines(keys, columns, count):
+def _template_lines(keys: Sequence[Any], columns: Iterable[Sequence[Any]],
+                    count: int) -> Optional[List[str]]:
     """_templated's lines of ``count`` rows with ``keys`` from their ``columns``, or None."""
     # str keys only (exactly str: True and 1 are equal keys that json.dumps writes differently)
     # pylint: disable-next=unidiomatic-typecheck
     if any(type(key) is not str for key in keys):
         return None
-    slots, args = [], []
+    slots: List[str] = []
+    args: List[Sequence[Any]] = []     # per slot with a %, the values it formats
     for key, column in zip(keys, columns):
         slot = _column(column, args)
         if slot is None:
@@ -288,7 +300,7 @@ def _template_lines(keys, columns, count):
     return list(map(template.__mod__, zip(*args)))
 
 
-def _row_key(key):
+def _row_key(key: str) -> str:
     """A str key as the rewrite writes it, escaped for the % template: identifiers bare, any
     other key as the JSON encoder quotes it."""
     text = _ROW_KEYS.get(key)
@@ -299,11 +311,11 @@ def _row_key(key):
     return text
 
 
-_ROW_KEYS = {}
+_ROW_KEYS: Dict[str, str] = {}
 _BOOL = {True: "true", False: "false"}
 
 
-def _column(values, args):
+def _column(values: Sequence[Any], args: List[Sequence[Any]]) -> Optional[str]:
     """The template slot of one column, appending the values it formats to ``args``; None when
     the column holds a nested value (the encoder's path). One type is checked once for the
     column: a string the encoder writes as is between quotes (printable ASCII, no quote or
@@ -342,13 +354,13 @@ def _column(values, args):
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")     # what _ROW_KEY unquotes
-_IDENT_KEYS = {}
+_IDENT_KEYS: Dict[Any, bool] = {}
 # Separators no encoded value can hold (ensure_ascii writes control characters as \u00XX): a
 # key ends exactly where "\0 is, a key starts exactly after \1 (or a row's "{").
 _MARKED = json.JSONEncoder(separators=(", \x01", "\x00"))
 
 
-def _plain_keys(rows):
+def _plain_keys(rows: List[Dict[Any, Any]]) -> bool:
     """True when every key of the rows is an identifier string, so _ROW_KEY would unquote all."""
     for key in set().union(*rows):
         plain = _IDENT_KEYS.get(key)
@@ -361,7 +373,7 @@ def _plain_keys(rows):
     return True
 
 
-def _unquoted(value, plain):
+def _unquoted(value: Any, plain: bool) -> str:
     """_flow(value) with every "key": written key: (what _ROW_KEY.sub(r"\1: ", ...) gives).
     re.sub with a group template runs Python code per match (Python 3.11): 3.8x the configs'
     time at 100k GPUs. Instead, with identifier keys only and scalar values, the encoder marks
@@ -379,7 +391,7 @@ def _unquoted(value, plain):
     return _ROW_KEY.sub(r"\1: ", _flow(value))
 
 
-def config_db_json(db):
+def config_db_json(db: Dict[str, Any]) -> str:
     """config_db.json text: indented by 2, keys sorted - json.dumps(indent=2, sort_keys=True).
     orjson, when installed, writes the same bytes about 7x faster (a 100k-GPU fabric renders
     thousands of config_dbs); the standard library is the fallback."""

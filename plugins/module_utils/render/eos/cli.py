@@ -13,11 +13,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
-    EcnMarks, PortIntent, SwitchIntent)
+    EcnMarks, LosslessProfile, PortIntent, QosIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 # Lane-qualified speeds EOS accepts (valid values of AVD's ethernet_interfaces.speed, pyavd 6.4.0).
@@ -29,17 +29,19 @@ GSHUT_LIST = "RF-GSHUT"
 DRAIN_IN = "RF-DRAIN-IN"
 
 
-def _seconds(ms):
+def _seconds(ms: int) -> str:
     return ("%.3f" % (ms / 1000.0)).rstrip("0").rstrip(".")
 
 
-def _speed(port):
+def _speed(port: PortIntent) -> str:
     lane_speed = "%dg-%d" % (port["speed_gbps"], port["lanes_per_port"])
     return lane_speed if lane_speed in LANE_SPEEDS else "%dg" % port["speed_gbps"]
 
 
 def qos_profile_name(port: PortIntent) -> str:
-    e = port["lossless"]["ecn"]
+    """The qos profile of lossless ``port``: its ECN class (marks None only in a plan with a
+    buffer error)."""
+    e = cast(EcnMarks, cast(LosslessProfile, port["lossless"])["ecn"])
     return "ROCE_%d_%d" % (e["kmin_bytes"], e["kmax_bytes"])
 
 
@@ -48,9 +50,10 @@ def eos_config(dev: SwitchIntent) -> str:
     out = ["! roce.fabric: %s (%s, %s) - rendered from the plan, do not edit"
            % (dev["name"], dev["role"], dev["asic"]),
            "hostname %s" % dev["name"], "!"]
-    if dev.get("base_config"):
+    base_config = dev.get("base_config")
+    if base_config:
         # the inventory's base config (management, users, AAA, NTP): kept by every replace
-        out += ["! base config (roce_eos_base_config)"] + dev["base_config"] + ["!"]
+        out += ["! base config (roce_eos_base_config)"] + base_config + ["!"]
     out += ["service routing protocols model multi-agent", "!"]
     out += _qos(dev) + _mmu(dev) + _load_sharing(dev) + _interfaces(dev) + _routing(dev)
     return "\n".join(out) + "\n"
@@ -70,7 +73,7 @@ def _qos(dev: SwitchIntent) -> List[str]:
                 "priority-flow-control pause watchdog default recovery-time %s"
                 % _seconds(wd["restoration_ms"]),
                 "priority-flow-control pause watchdog action %s" % wd["action"], "!"]
-    profiles = {}
+    profiles: Dict[str, Optional[EcnMarks]] = {}
     for port in dev["ports"]:
         if port["lossless"]:
             profiles.setdefault(qos_profile_name(port), port["lossless"]["ecn"])
@@ -80,15 +83,15 @@ def _qos(dev: SwitchIntent) -> List[str]:
         if wd["enabled"]:
             out += ["   priority-flow-control pause watchdog",
                     "   priority-flow-control pause watchdog port action %s" % wd["action"]]
-        out += _tx_queues(q, ecn, (dev.get("hardware") or {}).get("eos_tx_queue",
-                                                                  "tx-queue")) + ["!"]
+        out += _tx_queues(q, cast(EcnMarks, ecn),
+                          (dev.get("hardware") or {}).get("eos_tx_queue", "tx-queue")) + ["!"]
     return out
 
 
-def _tx_queues(q: Dict[str, Any], ecn: EcnMarks, keyword: str) -> List[str]:
+def _tx_queues(q: QosIntent, ecn: EcnMarks, keyword: str) -> List[str]:
     """The queue blocks of a qos profile; ``keyword`` is the model's queue command
     (hardware/models.py: ``uc-tx-queue`` on Tomahawk, else ``tx-queue``)."""
-    out = []
+    out: List[str] = []
     for queue in range(8):
         if queue in q["ecn_queues"]:
             out += ["   !", "   %s %d" % (keyword, queue), "      bandwidth percent 50",
@@ -115,11 +118,12 @@ def _mmu(dev: SwitchIntent) -> List[str]:
     mmu = buf.get("eos_mmu")
     if not mmu:
         return []
+    trig = cast(Dict[str, Any], buf["trigger"])    # set where eos_mmu is (plan/build.py)
     out = ["platform trident mmu queue profile ROCE"]
     for pg in dev["qos"]["lossless_priorities"]:
         out += ["   ingress priority-group %d reserved bytes %d" % (pg, mmu["pg_reserved_bytes"]),
                 "   ingress priority-group %d threshold %s"
-                % (pg, buf["trigger"]["eos_threshold"])]
+                % (pg, trig["eos_threshold"])]
     out += ["!", "platform trident mmu queue profile ROCE apply"]
     if mmu["headroom_pool_cells"]:
         out.append("platform trident mmu headroom-pool limit cells %d"
@@ -128,7 +132,7 @@ def _mmu(dev: SwitchIntent) -> List[str]:
 
 
 def _load_sharing(dev: SwitchIntent) -> List[str]:
-    out = []
+    out: List[str] = []
     hashing = dev["ecmp"]["rendered"]
     if dev["asic"] in capabilities.EOS_TRIDENT_ASICS:
         # ECMP hash fields and seed (capabilities.py: EOS_HASH_FIELDS, EOS_SEED_RANGE).
@@ -144,7 +148,7 @@ def _interfaces(dev: SwitchIntent) -> List[str]:
     """The interfaces' lines; a port's block is one string of several lines (one format per
     port: a 100k-GPU fabric renders a few hundred thousand EOS ports)."""
     out = ["interface Loopback0", "   ip address %s" % dev["loopback"], "!"]
-    profiles = {}      # ports of one ECN class share the marks object
+    profiles: Dict[int, str] = {}      # ports of one ECN class share the marks object
     for port in dev["ports"]:
         out.append(_PORT % (port["name"], port["peer"], port["peer_port"], port["mtu_bytes"],
                             _speed(port), port["address"]))

@@ -29,12 +29,14 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers as deploy_buffers
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import sku_tables
 
 Log = List[Tuple[str, str]]         # (level, message) as the daemon logs it
+# the vendor lua: (speed Mb/s, cable m, port MTU, lanes) -> xon/xoff/size bytes
+HeadroomOf = Callable[[int, int, int, int], Mapping[str, Any]]
 INGRESS_LOSSLESS_POOL = "ingress_lossless_pool"     # INGRESS_LOSSLESS_PG_POOL_NAME
 ADMIN_DOWN_RECLAIM = ("mellanox", "barefoot")       # buffermgr.cpp L206
 DEFAULT_MTU = "9100"                                 # buffermgrdyn.h L16 DEFAULT_MTU_STR
@@ -49,7 +51,8 @@ def _bitmap_keys(pfc_enable: str) -> List[str]:
             ids.add(int(pg))
         except ValueError:          # L197-201: invalid values are ignored
             continue
-    out, run = [], []
+    out: List[List[int]] = []
+    run: List[int] = []
     for i in sorted(ids):
         if run and i != run[-1] + 1:
             out.append(run)
@@ -77,7 +80,9 @@ def traditional(db: Dict[str, Any], pg_table: Dict[Tuple[int, int], sku_tables.R
     return out, log
 
 
-def _speed_update(db, log, port, port_row, cable, pfc_enable, pg_table, vendor):
+def _speed_update(db: Dict[str, Any], log: Log, port: str, port_row: Dict[str, Any],
+                  cable: Optional[str], pfc_enable: Optional[str],
+                  pg_table: Dict[Tuple[int, int], sku_tables.Row], vendor: str) -> None:
     """doSpeedUpdateTask (buffermgr.cpp L146-308) for one port."""
     if cable is None:                                   # L152-156: retried, INFO
         log.append(("INFO", "Unable to create/update PG profile for port %s. Cable length is "
@@ -133,13 +138,14 @@ def _speed_update(db, log, port, port_row, cable, pfc_enable, pg_table, vendor):
             log.append(("NOTICE", "BUFFER_PG %s -> %s" % (key, profile)))
 
 
-def dynamic_profiles(db: Dict[str, Any], headroom_of) -> Tuple[Dict[str, Dict[str, str]], Log]:
+def dynamic_profiles(db: Dict[str, Any],
+                     headroom_of: HeadroomOf) -> Tuple[Dict[str, Dict[str, str]], Log]:
     """The profile buffermgrdyn runs on each lossless PG whose BUFFER_PG profile is "NULL":
     {"<port>|<pgs>": profile fields plus ``name``}. ``headroom_of(speed Mb/s, cable m, port MTU,
     lanes)`` is the vendor lua (lossless/headroom.sonic_nvidia_headroom at the switch's
     revision and LOSSLESS_TRAFFIC_PATTERN), returning xon/xoff/size bytes."""
     log = []     # type: Log
-    out = {}
+    out: Dict[str, Dict[str, str]] = {}
     cables = db.get("CABLE_LENGTH", {}).get("AZURE", {})
     threshold = db.get("DEFAULT_LOSSLESS_BUFFER_PARAMETER", {}).get("AZURE", {}).get(
         "default_dynamic_th")

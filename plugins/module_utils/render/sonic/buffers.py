@@ -18,7 +18,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import Buffer, Headroom
 
@@ -67,12 +67,14 @@ def tables(buf: Buffer) -> Dict[str, Any]:
         }
     out = {"BUFFER_POOL": pools, "BUFFER_PROFILE": profiles}
     if dynamic(buf):
-        pattern = buf["sonic"]["traffic_pattern"]
+        # the dynamic model is SONiC's: its settings and the switch's pause trigger are set
+        sonic, trig = cast(Dict[str, Any], buf["sonic"]), cast(Dict[str, Any], buf["trigger"])
+        pattern = sonic["traffic_pattern"]
         out["LOSSLESS_TRAFFIC_PATTERN"] = {PATTERN_KEY: {
             "mtu": str(pattern["lossless_mtu_bytes"]),
             "small_packet_percentage": str(pattern["small_packet_pct"])}}
         out["DEFAULT_LOSSLESS_BUFFER_PARAMETER"] = {PATTERN_KEY: {
-            "default_dynamic_th": str(buf["trigger"]["dynamic_th"])}}
+            "default_dynamic_th": str(trig["dynamic_th"])}}
     return out
 
 
@@ -92,9 +94,11 @@ def port_rows(buf: Buffer) -> Tuple[Row, Row, Optional[Row], Optional[Row]]:
 def lossless_pg_profile(hr: Headroom, trig: Optional[Dict[str, Any]],
                         buf: Buffer) -> Optional[Dict[str, Any]]:
     """The pinned profile of one (speed, cable) class, or None in the dynamic model, where the
-    PG row is "NULL" and buffermgrd computes the same numbers (buffer_model.py)."""
+    PG row is "NULL" and buffermgrd computes the same numbers (buffer_model.py). ``trig``
+    (the plan's buffer trigger) is None only in a plan with a buffer error."""
     if dynamic(buf):
         return None
+    trig = cast(Dict[str, Any], trig)
     prof = {"pool": "ingress_lossless_pool", "xon": str(hr["xon_bytes"]),
             "xoff": str(hr["xoff_bytes"]), "size": str(hr["size_bytes"])}
     if trig["mode"] == "dynamic":
@@ -106,7 +110,8 @@ def lossless_pg_profile(hr: Headroom, trig: Optional[Dict[str, Any]],
     return prof
 
 
-def _profile(pool, size, dynamic_th=None, static_th=None):
+def _profile(pool: str, size: int, dynamic_th: Optional[int] = None,
+             static_th: Optional[str] = None) -> Row:
     prof = {"pool": pool, "size": str(size)}
     if dynamic_th is not None:
         prof["dynamic_th"] = str(dynamic_th)

@@ -16,11 +16,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
-    EcnMarks, PortIntent, SwitchIntent)
+    EcnMarks, LosslessProfile, PortIntent, QosIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import memo
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import buffers
 
@@ -33,10 +33,10 @@ SCHEDULERS = {"cnp_strict": {"type": "STRICT"},
               "lossy_dwrr": {"type": "DWRR", "weight": "50"}}  # and TC0 DWRR 50 %
 
 
-def _ranges(values):
+def _ranges(values: Sequence[int]) -> List[str]:
     """[0, 1, 2, 4, 5] -> ['0-2', '4-5'] (SONiC range keys)."""
     out = []
-    run = []
+    run: List[int] = []
     for v in sorted(values):
         if run and v != run[-1] + 1:
             out.append(_span(run))
@@ -47,12 +47,13 @@ def _ranges(values):
     return out
 
 
-def _span(run):
+def _span(run: List[int]) -> str:
     return str(run[0]) if len(run) == 1 else "%d-%d" % (run[0], run[-1])
 
 
 def profile_name(port: PortIntent) -> str:
-    ll = port["lossless"]
+    """The standard BUFFER_PROFILE name of lossless ``port``'s PG profile."""
+    ll = cast(LosslessProfile, port["lossless"])
     return "pg_lossless_%d_%dm_profile" % (port["speed_gbps"] * 1000, ll["cable_class_m"])
 
 
@@ -106,7 +107,7 @@ def _switch_tables(dev: SwitchIntent) -> Dict[str, Any]:
 
 
 @memo.by_identity(1000)      # switches share a handful of QoS intents
-def _qos_maps(q: Dict[str, Any]) -> Tuple[Tuple[Tuple[str, str], ...], ...]:
+def _qos_maps(q: QosIntent) -> Tuple[Tuple[Tuple[str, str], ...], ...]:
     """The DSCP -> TC, TC -> PG and TC -> queue rows of QoS intent ``q`` as text, made once per
     intent the switches share (every switch copies them into its own tables)."""
     return (tuple((str(d), str(q["dscp_to_tc"].get(d, 0))) for d in range(64)),
@@ -123,7 +124,7 @@ def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
     lossy_pg_row, lossy_queue_row, ingress_list, egress_list = buffers.port_rows(dev["buffer"])
     pfc = ",".join(str(p) for p in q["pfc_priorities"])
     wd = dev["pfc_watchdog"]
-    queue_sched = []
+    queue_sched: List[Tuple[int, Optional[Dict[str, str]]]] = []
     for queue in range(8):
         if queue in q["ecn_queues"]:
             queue_sched.append((queue, None))                  # RoCE: DWRR + the port's WRED
@@ -132,7 +133,7 @@ def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
                                         "strict" else "lossy_dwrr"}))
         elif queue == 0:
             queue_sched.append((queue, {"scheduler": "lossy_dwrr"}))
-    queue_sched = [("|%d" % queue, entry) for queue, entry in queue_sched]   # QUEUE key suffixes
+    sched_rows = [("|%d" % queue, entry) for queue, entry in queue_sched]   # QUEUE key suffixes
     return {
         "pg": [("|" + pg, None) for pg in _ranges(lossless)] +
               [("|" + pg, lossy_pg_row) for pg in _ranges([0])],
@@ -143,7 +144,7 @@ def _shared_rows(dev: SwitchIntent) -> Dict[str, Any]:
                 "pfc_to_queue_map": MAP, "pfc_enable": pfc, "pfcwd_sw_enable": pfc},
         "wd": {"action": wd["action"], "detection_time": str(wd["detection_ms"]),
                "restoration_time": str(wd["restoration_ms"])} if wd["enabled"] else None,
-        "ingress": ingress_list, "egress": egress_list, "queue_sched": queue_sched,
+        "ingress": ingress_list, "egress": egress_list, "queue_sched": sched_rows,
     }
 
 
@@ -159,7 +160,12 @@ def _port_tables(db: Dict[str, Any], dev: SwitchIntent, rows: Dict[str, Any]) ->
         db["PFC_WD"]
     pg_rows, queue_rows, queue_sched = rows["pg"], rows["queue"], rows["queue_sched"]
     ingress, egress, qos, wd = rows["ingress"], rows["egress"], rows["qos"], rows["wd"]
-    profiles, wreds, speeds, mtus = {}, {}, {}, {}     # speeds, mtus: their text, once
+    # (speed, cable class, id(headroom)) -> (BUFFER_PG row, CABLE_LENGTH); id(ecn) -> QUEUE
+    # row; speeds, mtus: their text, once
+    profiles: Dict[Tuple[int, int, int], Tuple[Dict[str, str], str]] = {}
+    wreds: Dict[int, Dict[str, str]] = {}
+    speeds: Dict[int, str] = {}
+    mtus: Dict[int, str] = {}
     for port in dev["ports"]:
         name = port["name"]
         ll = port["lossless"]
@@ -192,8 +198,9 @@ def _port_tables(db: Dict[str, Any], dev: SwitchIntent, rows: Dict[str, Any]) ->
         ecn = ll["ecn"]
         marks = wreds.get(id(ecn))
         if marks is None:
-            wred = wred_name(ecn)
-            wred_t[wred] = _wred(ecn)
+            marked = cast(EcnMarks, ecn)    # None only in a plan with a buffer error
+            wred = wred_name(marked)
+            wred_t[wred] = _wred(marked)
             marks = wreds[id(ecn)] = {"scheduler": "roce_dwrr", "wred_profile": wred}
         for suffix, entry in queue_sched:
             sched_t[name + suffix] = entry or marks
@@ -214,7 +221,7 @@ def _pg_profile(db: Dict[str, Any], dev: SwitchIntent,
     name; a pinned headroom, another headroom of the class or a class the table lacks gets its
     own name and CABLE_LENGTH 0m. Dynamic model: "NULL" and the class (buffermgrdyn computes)."""
     buf = dev["buffer"]
-    ll = port["lossless"]
+    ll = cast(LosslessProfile, port["lossless"])
     prof = buffers.lossless_pg_profile(ll["headroom"], buf["trigger"], buf)
     cable = "%dm" % ll["cable_class_m"]
     if prof is None:            # dynamic model: buffermgrd computes the headroom
@@ -230,7 +237,7 @@ def _pg_profile(db: Dict[str, Any], dev: SwitchIntent,
     return {"profile": pname}, cable if ll.get("table_row") and not pinned else "0m"
 
 
-def _wred(ecn):
+def _wred(ecn: EcnMarks) -> Dict[str, str]:
     prof = {"ecn": "ecn_all"}
     for colour in ("green", "yellow", "red"):
         prof.update({

@@ -17,7 +17,7 @@ __metaclass__ = type
 
 import json
 import os
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Tuple, Union, cast
 
 try:
     import libyang
@@ -52,13 +52,13 @@ class Validator:
             for top in self.ctx.get_module(name):
                 if top.keyword() != "container":
                     continue
-                for table in top:
+                for table in cast("libyang.SContainer", top):
                     if table.keyword() == "container":
                         self.tables[table.name()] = (name, table)
 
     def to_yang(self, config_db: Dict[str, Any]) -> Dict[str, Any]:
         """YANG JSON (a dict) for a CONFIG_DB dict."""
-        out = {}
+        out: Dict[str, Dict[str, Any]] = {}
         for table, entries in config_db.items():
             if table not in self.tables:
                 raise YangError("table %s: no YANG model for it in the models directory" % table)
@@ -78,10 +78,12 @@ class Validator:
         if tree is not None:
             tree.free()
 
-    def _table(self, table, node, entries):
+    def _table(self, table: str, node: Any,
+               entries: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
+        """One table's YANG JSON: ``node`` is its container in the model (a libyang node)."""
         children = dict((c.name(), c) for c in node)
         lists = [c for c in node if c.keyword() == "list"]
-        result = {}
+        result: Dict[str, Any] = {}
         for key, fields in entries.items():
             parts = key.split("|")
             if len(parts) == 1 and key in children and children[key].keyword() == "container":
@@ -106,9 +108,9 @@ class Validator:
             result.setdefault(lst.name(), []).append(entry)
         return result
 
-    def _fields(self, table, key, node, fields):
+    def _fields(self, table: str, key: str, node: Any, fields: Dict[str, Any]) -> Dict[str, Any]:
         leaves = dict((c.name(), c) for c in node)
-        out = {}
+        out: Dict[str, Any] = {}
         for name, value in fields.items():
             if name not in leaves:
                 raise YangError("%s|%s: field %s is not in the model" % (table, key, name))
@@ -121,7 +123,8 @@ class Validator:
         return out
 
 
-def _value(ytype, value):
+def _value(ytype: Any, value: Any) -> Union[int, bool, str]:
+    """``value`` as YANG JSON writes a leaf of libyang type ``ytype``."""
     base = ytype.basename()
     if base == "leafref":
         return _value(ytype.leafref_type(), value)
