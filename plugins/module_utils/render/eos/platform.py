@@ -11,8 +11,7 @@ __metaclass__ = type
 from typing import List
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
-from ansible_collections.roce.fabric.plugins.module_utils.render import anta
-from ansible_collections.roce.fabric.plugins.module_utils.render.eos import changes, cli
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import anta, changes, cli
 from ansible_collections.roce.fabric.plugins.module_utils.render.renderer import (
     ConfigFile, Renderer)
 
