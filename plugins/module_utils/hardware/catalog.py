@@ -17,7 +17,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from collections import namedtuple
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
@@ -25,11 +25,11 @@ from ansible_collections.roce.fabric.plugins.module_utils.hardware import platfo
 Fact = namedtuple("Fact", "value source verified")
 
 
-def _v(value, source):
+def _v(value: Any, source: str) -> Fact:
     return Fact(value, source, True)
 
 
-def _u(value, source):
+def _u(value: Any, source: str) -> Fact:
     return Fact(value, source, False)
 
 
@@ -91,7 +91,9 @@ _JERICHO_CAVEAT = (
 _UNKNOWN = "not in ../shared/reference; override from inventory"
 
 
-def _brcm(total, total_src, total_ok, speeds, cell, cell_src, cell_ok, extra=None):
+def _brcm(total: Optional[int], total_src: str, total_ok: bool, speeds: Tuple[int, ...],
+          cell: Optional[int], cell_src: str, cell_ok: bool,
+          extra: Optional[Dict[str, Fact]] = None) -> Dict[str, Fact]:
     asic = {
         "vendor": _v("broadcom", "vendor"),
         "family": _v("strata", "Broadcom StrataXGS (Trident/Tomahawk); EOS 'platform trident'"),
@@ -109,8 +111,9 @@ def _brcm(total, total_src, total_ok, speeds, cell, cell_src, cell_ok, extra=Non
     return asic
 
 
-def _spectrum(total, total_src, total_ok, speeds, cell, lane, tile, extra=None,
-              pipeline_kb=19, xoff_extra_kb=0):
+def _spectrum(total: int, total_src: str, total_ok: bool, speeds: Tuple[int, ...], cell: int,
+              lane: int, tile: Optional[int], extra: Optional[Dict[str, Fact]] = None,
+              pipeline_kb: int = 19, xoff_extra_kb: float = 0) -> Dict[str, Fact]:
     # ASIC_TABLE values of sonic-buildimage platform/mellanox/asic_table.j2 @4a9bf641 (SN §1.3;
     # Spectrum-5/6 rows: issue 13 research): pipeline latency 19 KB, 42 on Spectrum-6, whose
     # headroom also takes 18 KiB more xoff since sonic-swss #4797 (applied by revision).

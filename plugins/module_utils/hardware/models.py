@@ -19,7 +19,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from collections import namedtuple
-from typing import List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms, sku_tables
 
@@ -59,7 +59,7 @@ _TOMAHAWK_EOS = {"tx_queue": "uc-tx-queue",
 
 # SONiC aliases: "etp" gives etp<cage> for one port per cage, etp<cage><a..h> for more (NVIDIA
 # and Arista platform.json); "slash" gives <prefix><cage>/<first lane in cage>.
-MODELS = {
+MODELS: Dict[str, Dict[str, Any]] = {
     "sn5600": {
         "product": "NVIDIA SN5600", "asic": "spectrum4", "cage_lanes": 8,
         "first_lanes": list(range(0, 512, 8)),
@@ -175,7 +175,7 @@ def names() -> List[str]:
     return sorted(MODELS)
 
 
-def pg_row(model: str, hwsku: str, speed_gbps: int,
+def pg_row(hwsku: Optional[str], speed_gbps: int,
            cable_m: float) -> Optional[Tuple[int, Tuple[int, int, int]]]:
     """The HWSKU's pg_profile_lookup.ini row for a port: the shortest table cable at least as
     long as ``cable_m`` (SONiC's CABLE_LENGTH is then that class). (cable class, (size, xon,

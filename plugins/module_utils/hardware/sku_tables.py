@@ -17,7 +17,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 _BUILDIMAGE = "sonic-buildimage master 086b03bd70 "
 
@@ -106,7 +106,7 @@ NO_TABLE = {
 # ``total`` is what the vendor sizes the buffer at: on NVIDIA the egress lossless pool (SONiC's
 # buffer_pool_mellanox.lua carves every other pool out of it); on Broadcom the ingress pool plus
 # its xoff (the shared headroom pool), which are separate MMU regions.
-TEMPLATES = {
+TEMPLATES: Dict[str, Dict[str, Any]] = {
     "ACS-SN5600": {"source": "device/mellanox/x86_64-nvidia_sn5600-r0/ACS-SN5600/"
                              "buffers_defaults_t1.j2 @c076c124",
                    "ingress_lossless_pool": 52161690, "ingress_lossy_pool": 52161690,
@@ -184,5 +184,5 @@ def cable_classes(hwsku: Optional[str], speed_gbps: int) -> Tuple[int, ...]:
     return tuple(sorted(c for (s, c) in pg_table(hwsku) if s == speed_gbps))
 
 
-def template(hwsku: Optional[str]) -> Optional[Dict[str, object]]:
+def template(hwsku: Optional[str]) -> Optional[Dict[str, Any]]:
     return TEMPLATES.get(hwsku or "")

@@ -24,15 +24,17 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog
 
 MGMT_POOL_BYTES = 256 * 1024        # buffer_pool_mellanox.lua: management pool (SN §1.3)
 MIRROR_HEADROOM_BYTES = 10 * 1024   # buffer_pool_mellanox.lua: egress mirror, per port (SN §1.3)
 LOSSY_RESERVED_FALLBACK = 9216      # [P] one jumbo frame per port where no pipeline latency is known
 
 
-def lossy_reservation(asic, lanes):
+def lossy_reservation(asic: catalog.AsicProfile, lanes: Optional[int]) -> int:
     """Bytes a port's lossy PG reserves: Spectrum's pipeline latency (doubled on 8-lane ports
     since sonic-swss #3235, SN §1.3), else one jumbo frame."""
     pipeline = asic.value("pipeline_latency_bytes")
@@ -41,7 +43,9 @@ def lossy_reservation(asic, lanes):
     return int(pipeline) * (2 if lanes == 8 else 1)
 
 
-def carve(asic, rows, per_pg, ratio, lossy_override=None, host=None):
+def carve(asic: catalog.AsicProfile, rows: Sequence[Tuple[str, Optional[int], Dict[str, Any]]],
+          per_pg: int, ratio: float, lossy_override: Optional[int] = None,
+          host: Optional[str] = None) -> Dict[str, Any]:
     """The carve of a switch whose ``rows`` are (port name, lanes, headroom) of its up lossless
     ports. Returns {items: [(key, bytes, what, source)], shared_headroom_pool_bytes,
     shared_headroom_pool_required_bytes, shared_pool_bytes, budget_error}."""
@@ -87,7 +91,7 @@ def carve(asic, rows, per_pg, ratio, lossy_override=None, host=None):
             "shared_pool_bytes": shared, "budget_error": error}
 
 
-def check_override(asic, host):
+def check_override(asic: catalog.AsicProfile, host: Optional[str]) -> None:
     """A shared headroom pool override is only meaningful where headroom is pooled."""
     if asic.facts["shared_headroom_pool_bytes"].value is not None and \
             asic.value("headroom_semantics") != "shared_headroom_pool":

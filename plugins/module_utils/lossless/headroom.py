@@ -20,6 +20,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
+from typing import Any, Dict, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import catalog, models
@@ -49,18 +50,20 @@ SONIC_VERSIONS = {"202305": "18913fa", "202311": "18913fa", "202405": "pr3235",
 DEFAULT_SONIC_VERSION = "202605"
 
 
-def _ceil_to(value, unit):
+def _ceil_to(value: float, unit: int) -> int:
     return int(math.ceil(value / unit - 1e-9)) * unit
 
 
-def bytes_in_flight(time_ns, speed_gbps):
+def bytes_in_flight(time_ns: float, speed_gbps: float) -> float:
     """Bytes a ``speed_gbps`` link puts on the wire in ``time_ns``: t * r / 8."""
     return time_ns * speed_gbps / 8.0
 
 
-def ieee_headroom(speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None, cell_bytes=254,
-                  occupancy=1.0, media="fiber", gearbox_ns=0, interface_delay_bt=None,
-                  shared_headroom=False, host=None, port=None):
+def ieee_headroom(speed_gbps: int, cable_m: float, mtu_bytes: int = 9216,
+                  peer_mtu_bytes: Optional[int] = None, cell_bytes: int = 254,
+                  occupancy: float = 1.0, media: str = "fiber", gearbox_ns: float = 0,
+                  interface_delay_bt: Optional[float] = None, shared_headroom: bool = False,
+                  host: Optional[str] = None, port: Optional[str] = None) -> Dict[str, Any]:
     """Model R (LM §1.2). ``mtu_bytes`` is this port's largest MTU (any class), ``peer_mtu_bytes``
     the link partner's lossless MTU (defaults to ``mtu_bytes``). ``occupancy`` runs from 1
     (large packets) to cell/64 (every cell holds one 64 B packet, LM §1.2). Arguments passed the
@@ -98,10 +101,12 @@ def ieee_headroom(speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None, cell
     }
 
 
-def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
-                          lossless_mtu_bytes=1024, small_packet_pct=50, gearbox_ns=0,
-                          lanes=4, shared_headroom=False, revision="pr4797", host=None,
-                          port=None):
+def sonic_nvidia_headroom(speed_gbps: int, cable_m: float, asic_table: Dict[str, Any],
+                          port_mtu_bytes: int = 9100, lossless_mtu_bytes: int = 1024,
+                          small_packet_pct: float = 50, gearbox_ns: float = 0, lanes: int = 4,
+                          shared_headroom: bool = False, revision: str = "pr4797",
+                          host: Optional[str] = None,
+                          port: Optional[str] = None) -> Dict[str, Any]:
     """Replica of buffer_headroom_mellanox.lua (SN §1.3). Defaults are SONiC's own: port MTU
     9100, LOSSLESS_TRAFFIC_PATTERN mtu 1024 and small_packet_percentage 50 (SN §1.1).
     Arguments are trusted (the input gate or the filter's guard checked them)."""
@@ -123,7 +128,7 @@ def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
         worst = cell / 64.0 if cell > 2 * SONIC_MIN_PACKET_BYTES else 2.0 * cell / (1 + cell)
         occupancy = (100 - spp + spp * worst) / 100.0
         cable = 2 * cable_m * speed_mbps * 1e9 / SONIC_SPEED_OF_LIGHT_M_S / (8 * 1024)
-        tile = 0
+        tile: float = 0
         if eight_lane:
             pipeline = pipeline * 2 - 1024
     else:
@@ -166,15 +171,18 @@ def sonic_nvidia_headroom(speed_gbps, cable_m, asic_table, port_mtu_bytes=9100,
     }
 
 
-def default_lanes(asic, speed_gbps):
+def default_lanes(asic: catalog.AsicProfile, speed_gbps: int) -> int:
     """Lanes a port of ``speed_gbps`` uses: speed over the ASIC's SerDes lane rate, at most 8."""
     lane = asic.value("serdes_lane_gbps") or 50
     return min(8, max(1, int(math.ceil(speed_gbps / float(lane)))))
 
 
-def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None,
-                  model="ieee", lanes=None, sonic=None, media="fiber", host=None, port=None,
-                  sku=None):
+def port_headroom(asic: catalog.AsicProfile, speed_gbps: int, cable_m: float,
+                  mtu_bytes: int = 9216, peer_mtu_bytes: Optional[int] = None,
+                  model: str = "ieee", lanes: Optional[int] = None,
+                  sonic: Optional[Dict[str, Any]] = None, media: str = "fiber",
+                  host: Optional[str] = None, port: Optional[str] = None,
+                  sku: Optional[Tuple[Optional[str], Optional[str]]] = None) -> Dict[str, Any]:
     """Headroom of one lossless PG of a port on ``asic`` (an AsicProfile), by ``model``.
 
     ``sonic`` holds sonic-nvidia knobs (lossless_mtu_bytes, small_packet_pct, revision);
@@ -204,8 +212,10 @@ def port_headroom(asic, speed_gbps, cable_m, mtu_bytes=9216, peer_mtu_bytes=None
         shared_headroom=shp, host=host, port=port, **knobs)
 
 
-def sku_headroom(asic, speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes, lanes, sku, media,
-                 host, port):
+def sku_headroom(asic: catalog.AsicProfile, speed_gbps: int, cable_m: float, mtu_bytes: int,
+                 peer_mtu_bytes: Optional[int], lanes: Optional[int],
+                 sku: Optional[Tuple[Optional[str], Optional[str]]], media: str,
+                 host: Optional[str], port: Optional[str]) -> Dict[str, Any]:
     """SONiC's traditional buffer model: the HWSKU's pg_profile_lookup.ini row for the shortest
     table cable at least ``cable_m`` long (SONiC's CABLE_LENGTH class). A row below what the
     formula the table stands for puts in flight on a cable of its class (Spectrum: the Mellanox
@@ -213,10 +223,11 @@ def sku_headroom(asic, speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes, lanes, sk
     the formula's headroom is, at the row's class, and ``source`` says so with both numbers.
     Beyond the table, that formula at the real cable and this port's MTU (what the
     headroom-covers-flight check holds it to); ``source`` says which."""
-    row = models.pg_row(sku[0], sku[1], speed_gbps, cable_m) if sku else None
+    hwsku = sku[1] if sku else None
+    row = models.pg_row(hwsku, speed_gbps, cable_m) if sku else None
     if row is not None:
         cable, (size, xon, xoff) = row
-        src = "%s pg_profile_lookup.ini row %d %dm" % (sku[1], speed_gbps * 1000, cable)
+        src = "%s pg_profile_lookup.ini row %d %dm" % (hwsku, speed_gbps * 1000, cable)
         need = _table_formula(asic, speed_gbps, cable, mtu_bytes, mtu_bytes, peer_mtu_bytes,
                               lanes, media, host, port)
         if xoff >= need["xoff_bytes"]:
@@ -234,8 +245,10 @@ def sku_headroom(asic, speed_gbps, cable_m, mtu_bytes, peer_mtu_bytes, lanes, sk
     return out
 
 
-def _table_formula(asic, speed_gbps, cable_m, spectrum_port_mtu, mtu_bytes, peer_mtu_bytes,
-                   lanes, media, host, port):
+def _table_formula(asic: catalog.AsicProfile, speed_gbps: int, cable_m: float,
+                   spectrum_port_mtu: int, mtu_bytes: int, peer_mtu_bytes: Optional[int],
+                   lanes: Optional[int], media: str, host: Optional[str],
+                   port: Optional[str]) -> Dict[str, Any]:
     """The formula a SKU table was sized with: Spectrum, the Mellanox lua at the tables'
     pattern (port MTU ``spectrum_port_mtu``); Broadcom, Model R."""
     if asic.value("sonic_asic_table"):

@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
+from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
@@ -26,31 +27,32 @@ DEFAULT_TRIGGER_FRACTION = 2.0 / 3   # alpha 2, dynamic_th 1: inside the 60-70 %
 MODES = ("dynamic", "static")
 
 
-def alpha_from_fraction(fraction, host=None):
+def alpha_from_fraction(fraction: float, host: Optional[str] = None) -> float:
     """alpha such that one congested PG pauses at ``fraction`` of the shared pool: X / (1 - X)
     (0 < X <= 0.99: the schema's roce_lossless.trigger_fraction)."""
     return fraction / (1.0 - fraction)
 
 
-def pause_fraction(alpha, congested_pgs=1):
+def pause_fraction(alpha: float, congested_pgs: int = 1) -> float:
     """Share of the shared pool at which each of ``congested_pgs`` saturated PGs pauses."""
     return alpha / (1.0 + congested_pgs * alpha)
 
 
-def dynamic_th(alpha):
+def dynamic_th(alpha: float) -> int:
     """Nearest SONiC/SAI dynamic_th exponent (log2 alpha, rounded in log space, clamped)."""
     lo, hi = DYNAMIC_TH_RANGE
     return int(min(hi, max(lo, round(math.log(alpha, 2)))))
 
 
-def eos_threshold(alpha):
+def eos_threshold(alpha: float) -> str:
     """Nearest EOS MMU threshold enum for ``alpha`` ("1/8", "1", "2", ...)."""
     exp = min(EOS_ALPHA_EXPONENTS, key=lambda e: (abs(e - math.log(alpha, 2)), e))
     return "1/%d" % 2 ** -exp if exp < 0 else str(2 ** exp)
 
 
-def xoff_trigger(shared_pool_bytes, fraction=DEFAULT_TRIGGER_FRACTION, mode="dynamic",
-                 congested_pgs=1, mtu_bytes=9216, host=None):
+def xoff_trigger(shared_pool_bytes: int, fraction: float = DEFAULT_TRIGGER_FRACTION,
+                 mode: str = "dynamic", congested_pgs: int = 1, mtu_bytes: int = 9216,
+                 host: Optional[str] = None) -> Dict[str, Any]:
     """Where a lossless PG pauses, from the shared pool size and the target fill ``fraction``.
 
     ``dynamic``: alpha = X/(1-X) rounded to a power of two (what SONiC and EOS can express); the
@@ -64,7 +66,7 @@ def xoff_trigger(shared_pool_bytes, fraction=DEFAULT_TRIGGER_FRACTION, mode="dyn
                          integer=True)
     n, mtu = congested_pgs, mtu_bytes
     target_alpha = alpha_from_fraction(fraction, host)
-    result = {"mode": mode, "requested_fraction": fraction, "shared_pool_bytes": pool,
+    result: Dict[str, Any] = {"mode": mode, "requested_fraction": fraction, "shared_pool_bytes": pool,
               "congested_pgs": n}
     if mode == "dynamic":
         exp = dynamic_th(target_alpha)
@@ -95,7 +97,8 @@ def xoff_trigger(shared_pool_bytes, fraction=DEFAULT_TRIGGER_FRACTION, mode="dyn
     return result
 
 
-def check_xon(xon_bytes, xoff_trigger_bytes, mtu_bytes=9216):
+def check_xon(xon_bytes: int, xoff_trigger_bytes: int,
+              mtu_bytes: int = 9216) -> List[Tuple[str, str]]:
     """Findings for an XON threshold against its pause point (LM §1.4, §3.5 #3).
 
     Returns a list of (severity, message); empty when the pair is sound."""
@@ -109,18 +112,21 @@ def check_xon(xon_bytes, xoff_trigger_bytes, mtu_bytes=9216):
     return findings
 
 
-def dcqcn_static_pfc_threshold(buffer_bytes, ports, flight_bytes, priorities=8):
+def dcqcn_static_pfc_threshold(buffer_bytes: float, ports: int, flight_bytes: float,
+                               priorities: int = 8) -> float:
     """DCQCN §5 static PFC threshold: (B - 8 n t_flight) / (8 n) per port and priority."""
     return (buffer_bytes - priorities * ports * flight_bytes) / float(priorities * ports)
 
 
-def kmin_worst_case_max(alpha, shared_pool_bytes, fanout_ports, lossless_queues_per_port=1):
+def kmin_worst_case_max(alpha: float, shared_pool_bytes: float, fanout_ports: int,
+                        lossless_queues_per_port: int = 1) -> float:
     """Largest Kmin that still marks before any PG pauses when one ingress fans out to
     ``fanout_ports`` egress queues (LM §3.2): alpha B_s / (n (1 + alpha P_l))."""
     return alpha * shared_pool_bytes / (fanout_ports * (1.0 + alpha * lossless_queues_per_port))
 
 
-def incast_kmin_bound(trigger, fanout_ports, lossless_queues_per_port=1):
+def incast_kmin_bound(trigger: Dict[str, Any], fanout_ports: int,
+                      lossless_queues_per_port: int = 1) -> float:
     """The ECN-under-incast bound of a switch's XOFF ``trigger``: the largest Kmin at which an
     ingress PG fed by ``fanout_ports`` egress queues, every lossless queue of the switch sitting
     at Kmin, has not yet paused (LM §3.1-3.2). Dynamic threshold: alpha B_s / (n (1 + alpha
