@@ -99,10 +99,12 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
     _check_asns(fab)
     overridden = set(id(sw.loopback) for sw in fab.switches.values()
                      if "roce_loopback" in sw.vars)
+    # a /31 pool's take() gives the /31's two addresses
+    take_fabric = cast("Callable[[], Tuple[str, str]]", fabric_pool.take)
+    take_host = cast("Callable[[], Tuple[str, str]]", host_pool.take)
     for kind, a, b in fab.links:
         # Lower tier gets the odd address: spine .0 / leaf .1, leaf .0 / NIC .1 (JVD style).
-        upper, lower = cast("Tuple[str, str]",    # a /31 pool's take()
-                            (fabric_pool if kind == "fabric" else host_pool).take())
+        upper, lower = (take_fabric if kind == "fabric" else take_host)()
         if a.address is None:
             a.address = upper
         else:
