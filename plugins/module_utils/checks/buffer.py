@@ -9,15 +9,16 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import operator
-from typing import Dict, List
+from typing import Dict, List, Optional, Set, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
-from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
-from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    Device, EcnMarks, Finding)
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
+    finding, rule, switches)
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import pause as thresholds
 
-_v = errors.finding
+_v = finding
 _MTU = operator.itemgetter("mtu_bytes")
 
 
@@ -25,12 +26,13 @@ _MTU = operator.itemgetter("mtu_bytes")
       "every lossless queue: 0 <= Kmin < Kmax < the PFC pause point, 0 < Pmax <= 1 (ERROR); "
       "Kmax above 0.8 x the pause point (WARN)")
 def check_ecn_before_pfc(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for sw in switches(devices):
         trig = sw["buffer"]["trigger"]
         if trig is None:
             continue
-        seen, seen_objects = set(), set()     # ports of a class share one ECN object
+        seen: Set[Tuple[int, int, float]] = set()
+        seen_objects: Set[int] = set()     # ports of a class share one ECN object
         for port in sw["ports"]:
             ll = port["lossless"]
             if not ll or not ll["ecn"] or id(ll["ecn"]) in seen_objects:
@@ -67,7 +69,7 @@ def check_ecn_before_pfc(fab: Fabric, devices: Dict[str, Device]) -> List[Findin
       "XON below XOFF (ERROR), hysteresis of at least 2 x MTU (WARN), for the pool and for "
       "each `ieee` headroom profile")
 def check_xon_xoff(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for sw in switches(devices):
         trig = sw["buffer"]["trigger"]
         if trig is None:
@@ -94,7 +96,7 @@ def check_xon_xoff(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
       "least what is in flight on **that** link (its speed, cable, MTU of both ends), by "
       "the switch's formula")
 def check_headroom(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for sw in switches(devices):
         for port in sw["ports"]:
             ll = port["lossless"]
@@ -119,7 +121,7 @@ def check_headroom(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
       "bytes the buffer is overdrawn; a shared headroom pool holds sum(xoff) / "
       "over_subscribe_ratio")
 def check_buffer_budget(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for sw in switches(devices):
         b = sw["buffer"]
         if b["shared_headroom_pool_bytes"] < b["shared_headroom_pool_required_bytes"]:
@@ -151,21 +153,21 @@ def check_buffer_budget(fab: Fabric, devices: Dict[str, Device]) -> List[Finding
 def check_ecn_incast(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """ECN starts marking before PFC pauses under incast: Kmin below the pause point an ingress
     PG reaches when every lossless queue of the switch holds Kmin (LM §3.1-3.2, DCQCN §5)."""
-    out = []
+    out: List[Finding] = []
     for sw in switches(devices):
         trig = sw["buffer"]["trigger"]
         if trig is None:
             continue
         bound = trig["incast_pause_bytes"]
-        worst = None
+        worst: Optional[Tuple[str, EcnMarks]] = None      # (port, its ECN marks)
         for port in sw["ports"]:
             ll = port["lossless"]
             if ll and ll["ecn"] and (worst is None or ll["ecn"]["kmin_bytes"] >
-                                     worst[1]["lossless"]["ecn"]["kmin_bytes"]):
-                worst = (port["name"], port)
-        if worst is None or worst[1]["lossless"]["ecn"]["kmin_bytes"] < bound:
+                                     worst[1]["kmin_bytes"]):
+                worst = (port["name"], ll["ecn"])
+        if worst is None or worst[1]["kmin_bytes"] < bound:
             continue
-        kmin = worst[1]["lossless"]["ecn"]["kmin_bytes"]
+        kmin = worst[1]["kmin_bytes"]
         out.append(_v("ecn-before-pfc-incast", "ERROR", sw["name"], worst[0],
                       "ECN Kmin %d B >= %d B: with all %d lossless ports congested a PG pauses "
                       "before any queue marks" % (kmin, bound, trig["incast_fanout_ports"]),

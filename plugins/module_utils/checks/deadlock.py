@@ -9,12 +9,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, cast
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors
-from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric, Switch
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
-from ansible_collections.roce.fabric.plugins.module_utils.checks import paths as routing
+from ansible_collections.roce.fabric.plugins.module_utils.checks import paths as routing, registry
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule
 
 REDUCED_LEAVES, REDUCED_SPINES = 4, 3
@@ -22,7 +21,7 @@ REDUCED_LEAVES, REDUCED_SPINES = 4, 3
 REDUCED3 = {"pods": 3, "leaves": 3, "spines": 3, "group": 3}
 
 
-_v = errors.finding
+_v = registry.finding
 
 
 def topology(fab: Fabric, devices: Dict[str, Device]) -> routing.Topology:
@@ -38,7 +37,7 @@ def topology(fab: Fabric, devices: Dict[str, Device]) -> routing.Topology:
     return topo
 
 
-def _scheme(asns_by_group):
+def _scheme(asns_by_group: List[List[int]]) -> Optional[str]:
     """'shared' when each group has one ASN and groups differ, 'unique' when every switch has its
     own, else None. ``asns_by_group``: [[asn, ...] per group]."""
     flat = [a for group in asns_by_group for a in group]
@@ -50,7 +49,7 @@ def _scheme(asns_by_group):
     return None
 
 
-def _homogeneous(fab, topo):
+def _homogeneous(fab: Fabric, topo: routing.Topology) -> Optional[Tuple[int, bool]]:
     """Two tiers, every plane alike: every leaf on every spine of its plane with the same
     multiplicity, spine ASNs per one scheme, leaf ASNs distinct and unused by spines: then all
     leaf-spine links are equivalent. Returns (multiplicity, shared) or None."""
@@ -58,7 +57,8 @@ def _homogeneous(fab, topo):
         return None
     if len(set((len(p["spines"]), len(p["leaves"])) for p in fab.pods)) != 1:
         return None
-    mults, schemes = set(), set()
+    mults: Set[int] = set()
+    schemes: Set[Optional[str]] = set()
     for pod in fab.pods:
         spines = [s.name for s in pod["spines"]]
         for leaf in pod["leaves"]:
@@ -77,7 +77,7 @@ def _homogeneous(fab, topo):
     return mults.pop(), schemes.pop() == "shared"
 
 
-def _homogeneous3(fab, topo):
+def _homogeneous3(fab: Fabric, topo: routing.Topology) -> Optional[Dict[str, Any]]:
     """Three tiers, every plane alike: pods of equal size, every leaf on every spine of its pod
     with one multiplicity, spine j of every pod on exactly super-spine group j with one
     multiplicity, and per tier one ASN scheme (leaves unique; spines shared per pod or unique;
@@ -85,10 +85,13 @@ def _homogeneous3(fab, topo):
     if fab.settings["asn"]["allowas_in"]:
         return None
     n_sp, n_l = len(fab.pods[0]["spines"]), len(fab.pods[0]["leaves"])
-    tops = {}
+    tops: Dict[int, List[str]] = {}       # plane: its super-spines
     for ss in fab.superspines:
         tops.setdefault(ss.plane, []).append(ss.name)
-    m1, m2, sizes, pods_per_plane = set(), set(), set(), {}
+    m1: Set[int] = set()
+    m2: Set[int] = set()
+    sizes: Set[int] = set()
+    pods_per_plane: Dict[int, int] = {}
     for pod in fab.pods:
         if len(pod["spines"]) != n_sp or len(pod["leaves"]) != n_l:
             return None
@@ -134,7 +137,7 @@ def reduced_topology(fab: Fabric, topo: routing.Topology, n_leaves: int,
     return _sub_topology(topo, pod["spines"][:n_spines] + pod["leaves"][:n_leaves])
 
 
-def _sub_topology(topo, switches):
+def _sub_topology(topo: routing.Topology, switches: Sequence[Switch]) -> routing.Topology:
     names = set(sw.name for sw in switches)
     out = routing.Topology()
     out.allowas_in = topo.allowas_in
@@ -155,7 +158,7 @@ def reduced_topology3(fab: Fabric, topo: routing.Topology,
     plane = fab.pods[0]["plane"]
     pods = [pod for pod in fab.pods if pod["plane"] == plane][:n["pods"]]
     tops = [ss for ss in fab.superspines if ss.plane == plane]
-    picked = []
+    picked: List[Switch] = []
     for j in range(n["spines"]):
         picked += tops[j * shape["group"]:j * shape["group"] + n["group"]]
     for pod in pods:
@@ -163,9 +166,9 @@ def reduced_topology3(fab: Fabric, topo: routing.Topology,
     return _sub_topology(topo, picked), n
 
 
-def _ports(fab):
+def _ports(fab: Fabric) -> Dict[Tuple[str, str], str]:
     """{(switch, neighbour): first port of switch facing neighbour} over up fabric links."""
-    out = {}
+    out: Dict[Tuple[str, str], str] = {}
     for kind, a, b in fab.links:
         if kind == "fabric" and a.up and b.up:
             out.setdefault((a.switch, b.switch), a.name)
@@ -178,22 +181,23 @@ class _PortsOf(dict):
     handful of ports: a switch's ports are in the order its links were laid, so its first port
     to the neighbour with both ends up is the first such link (no index of every link)."""
 
-    def __init__(self, fab):
+    def __init__(self, fab: Fabric) -> None:
         super().__init__()
         self.fab = fab
 
-    def __missing__(self, key):
+    def __missing__(self, key: Tuple[str, str]) -> str:
         a, b = key
         sw, other = self.fab.switches.get(a), self.fab.switches.get(b)
         if sw is None or other is None:
             raise KeyError(key)
-        for p in sw.ports.values():
-            if p.peer == b and p.peer_kind != "host" and p.up and other.ports[p.peer_port].up:
+        for p in sw.ports.values():     # a wired fabric port names its peer's port
+            if p.peer == b and p.peer_kind != "host" and p.up and \
+                    other.ports[cast(str, p.peer_port)].up:
                 self[key] = p.name
                 return p.name
         raise KeyError(key)
 
-    def get(self, key, default=None):
+    def get(self, key: Any, default: Any = None) -> Any:
         try:
             return self[key]
         except KeyError:
@@ -221,7 +225,7 @@ def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     homo = _homogeneous(fab, topo) if fab.tiers == 2 else _homogeneous3(fab, topo)
     ports = _PortsOf(fab) if homo else _ports(fab)
     if homo and fab.tiers == 2:
-        mult = homo[0]
+        mult = cast("Tuple[int, bool]", homo)[0]      # two tiers: (multiplicity, shared)
         n_leaves = min(REDUCED_LEAVES, len(fab.pods[0]["leaves"]))
         n_spines = min(REDUCED_SPINES, len(fab.pods[0]["spines"]))
         work = reduced_topology(fab, topo, n_leaves, n_spines)
@@ -230,7 +234,8 @@ def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
         scope = ("representative sub-fabric (%d leaves, %d spines, %d link(s) per pair; the "
                  "same holds for every leaf-spine link)" % (n_leaves, n_spines, mult))
     elif homo:
-        work, n = reduced_topology3(fab, topo, homo)
+        shape = cast("Dict[str, Any]", homo)        # three tiers: _homogeneous3's shape
+        work, n = reduced_topology3(fab, topo, shape)
         pod = fab.pods[0]
         spine = pod["spines"][0]
         top = next(nbr for nbr in sorted(topo.adj[spine.name])
@@ -239,7 +244,7 @@ def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
         scope = ("representative three-tier sub-fabric (%d pods of %d leaves and %d spines, "
                  "super-spine groups of %d; %d/%d link(s) per leaf-spine/spine-super-spine pair;"
                  " the same holds for every link of a tier)"
-                 % (n["pods"], n["leaves"], n["spines"], n["group"], homo["m1"], homo["m2"]))
+                 % (n["pods"], n["leaves"], n["spines"], n["group"], shape["m1"], shape["m2"]))
     else:
         work = topo
         pairs = sorted(set((a.switch, b.switch) for kind, a, b in fab.links
@@ -247,7 +252,7 @@ def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
         scope = "full fabric"
     failures = [(a, b, "%s:%s - %s:%s" % (a, ports[(a, b)], b, ports[(b, a)]))
                 for a, b in pairs]
-    out = []
+    out: List[Finding] = []
     for finding in routing.analyse(work, failures):
         cycle = routing.describe_cycle(finding["cycle"], priority,
                                        lambda router, frm: ports.get((router, frm)))

@@ -13,19 +13,20 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from fractions import Fraction
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Set, Tuple, Union
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
-from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
+    finding, rule, switches)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.tiers import tier_links
 
 EFFICIENCY_WARN = 0.8   # §5.2: recommend adaptive routing or more QPs below this
 # E[max] sums P(max >= k) until the tail is negligible: P(max >= k) falls off
 # super-exponentially, and summing to k = N in exact arithmetic costs minutes at 128 x 32.
 TAIL = Fraction(1, 10 ** 15)
-_CACHE = {}
+_CACHE: Dict[Tuple[int, int], Dict[str, Any]] = {}     # balls_into_bins by (flows, links)
 PROVES_EFFICIENCY = (
     "where same-rail traffic crosses a switch's uplinks (a rail on several leaves, or a pod "
     "sharing a rail with another pod) and no adaptive routing is **rendered**: exact "
@@ -33,10 +34,10 @@ PROVES_EFFICIENCY = (
     "that holds all of its rails' NICs (one rail group) sends next to nothing up: NCCL keeps "
     "collectives on their rail and PXN moves cross-rail data over NVLink")
 
-_v = errors.finding
+_v = finding
 
 
-def _binomials(n):
+def _binomials(n: int) -> List[List[int]]:
     rows = [[1]]
     for i in range(1, n + 1):
         prev = rows[-1]
@@ -44,7 +45,7 @@ def _binomials(n):
     return rows
 
 
-def _ways_max_at_most(n, m, k, binom):
+def _ways_max_at_most(n: int, m: int, k: int, binom: List[List[int]]) -> int:
     """Number of maps of n labelled flows onto m links with no link above k flows."""
     ways = [1] + [0] * n            # ways[t]: t flows placed on the links so far
     for _bin in range(m):
@@ -58,7 +59,7 @@ def _ways_max_at_most(n, m, k, binom):
     return ways[n]
 
 
-def _p_max_at_most_float(n, m, k):
+def _p_max_at_most_float(n: int, m: int, k: int) -> float:
     """P(max load <= k) in floating point: bins filled one at a time, each taking j of the
     remaining t flows with binomial probability (t choose j) (1/b)^j (1 - 1/b)^(t - j)."""
     from math import exp, log
@@ -94,10 +95,10 @@ def balls_into_bins(flows: int, links: int) -> Dict[str, Any]:
         total = m ** n
         binom = _binomials(n)
 
-        def at_most(k):
+        def at_most(k: int) -> Union[Fraction, float]:
             return Fraction(_ways_max_at_most(n, m, k, binom), total)
     else:
-        def at_most(k):
+        def at_most(k: int) -> Union[Fraction, float]:
             return _p_max_at_most_float(n, m, k)
     # E[max] = sum over j >= 1 of P(max >= j) = sum of (1 - P(max <= j - 1)).
     k = -(-n // m)                 # the max load is at least ceil(N/M)
@@ -124,18 +125,19 @@ def balls_into_bins(flows: int, links: int) -> Dict[str, Any]:
     return result
 
 
-def _rail_crossing(fab):
+def _rail_crossing(fab: Fabric) -> Set[str]:
     """Switches whose uplinks carry same-rail traffic: a leaf hosting a rail that other leaves
     host too, a three-tier spine whose pod shares a rail with another pod. NCCL keeps a
     collective on its rail (PXN moves cross-rail data over NVLink first), so a leaf that holds
     all of its rails' NICs sends next to nothing up (lossless-math.md §6, rail-optimized)."""
-    leaves_of, rails_of = {}, {}
+    leaves_of: Dict[Tuple[int, int], Set[str]] = {}     # (plane, rail): leaves
+    rails_of: Dict[str, Set[int]] = {}                 # leaf: rails
     for _host, nics in fab.hosts:
         for nic in nics:
             leaves_of.setdefault((fab.switches[nic.leaf].plane, nic.rail), set()).add(nic.leaf)
             rails_of.setdefault(nic.leaf, set()).add(nic.rail)
-    crossing = set()
-    pods_of = {}
+    crossing: Set[str] = set()
+    pods_of: Dict[Tuple[int, int], Set[Optional[int]]] = {}
     for (plane, rail), leaves in leaves_of.items():
         pods_of[(plane, rail)] = set(fab.switches[leaf].pod for leaf in leaves)
         if len(leaves) > 1:
@@ -148,7 +150,7 @@ def _rail_crossing(fab):
 
 @rule("ecmp-width", "ERROR", "BGP `maximum-paths` >= the leaf's uplink count")
 def check_width(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for dev in switches(devices):
         bgp = dev["bgp"]
         if bgp["ecmp_width"] > bgp["maximum_paths"]:
@@ -163,7 +165,7 @@ def check_width(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
 @rule("ecmp-efficiency", "WARN",
       PROVES_EFFICIENCY)
 def check_efficiency(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     crossing = _rail_crossing(fab)
     for dev in switches(devices):
         e = dev["ecmp"]
@@ -191,7 +193,7 @@ def check_efficiency(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
 @rule("hash-entropy", "ERROR",
       "the **rendered** ECMP hash includes the UDP source port, RoCEv2's only per-QP entropy")
 def check_entropy(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for dev in switches(devices):
         rendered = dev["ecmp"]["rendered"]
         if "l4_src_port" not in rendered["hash_fields"]:
@@ -208,11 +210,11 @@ def check_entropy(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
       "each tier")
 def check_polarization(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """Tiers of one ASIC family hashing with one seed polarize (lossless-math.md §5.1)."""
-    tiers = {}
+    tiers: Dict[Tuple[Optional[str], int], Dict[str, str]] = {}   # (family, seed): {role: switch}
     for dev in switches(devices):
         key = (dev["asic_family"], dev["ecmp"]["rendered"]["seed"])
         tiers.setdefault(key, {}).setdefault(dev["role"], dev["name"])
-    out = []
+    out: List[Finding] = []
     for (family, seed), roles in sorted(tiers.items()):
         if len(roles) < 2:
             continue

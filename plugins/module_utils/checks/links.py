@@ -7,26 +7,28 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple, cast
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
-    Device, Finding, SwitchIntent)
-from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule
+    Device, Finding, HostIntent, SwitchIntent)
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import finding, rule
 
 ROCE_MIN_L3_MTU = 4096 + 60    # RoCE path MTU 4096 + IP/UDP/BTH/RETH/ICRC headers (§3.5 #11)
 
-_v = errors.finding
+_v = finding
 
 
 def link_ends(fab: Fabric, devices: Dict[str, Device]
               ) -> Iterator[Tuple[SwitchIntent, str, Device, Any, str]]:
     """(device a, port a, device b, port-or-nic b, kind) for every link, both ends' intent."""
+    # the same dict, read by the kind of device a link end names
+    switch_of = cast(Dict[str, SwitchIntent], devices)
+    host_of = cast(Dict[str, HostIntent], devices)
     for kind, a, b in fab.links:
-        dev_a = devices[a.switch]
+        dev_a = switch_of[a.switch]
         if kind == "host":
-            dev_b = devices[b.host]
+            dev_b = host_of[b.host]
             yield dev_a, a.name, dev_b, dev_b["nics"][b.index], kind
         else:
             yield dev_a, a.name, devices[b.switch], b.name, kind
@@ -36,7 +38,7 @@ def link_ends(fab: Fabric, devices: Dict[str, Device]
       "NIC <= leaf port, both ends of a switch link equal, all >= 4096 + RoCE headers")
 def check_mtu_chain(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     # The link ends themselves carry the MTUs the intents copy (one pass, no lookups).
-    out = []
+    out: List[Finding] = []
     for kind, a, b in fab.links:
         mine = a.mtu_bytes
         if kind == "host":

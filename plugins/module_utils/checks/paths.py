@@ -21,7 +21,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 Fib = Dict[str, Set[str]]                    # router -> next hops towards one destination
 Node = Tuple[str, Optional[str]]             # (router, came_from); None: from its own hosts
@@ -69,7 +69,7 @@ def bgp_fib(topo: Topology, dest: str) -> Fib:
     fib = {}
     layer = [dest]
     while layer:
-        offers = {}
+        offers: Dict[str, Dict[str, FrozenSet[int]]] = {}    # router: {neighbour: AS path}
         for n in layer:
             for m in topo.adj[n]:
                 if m in paths:
@@ -81,7 +81,7 @@ def bgp_fib(topo: Topology, dest: str) -> Fib:
         layer = []
         for m, by_nbr in offers.items():
             fib[m] = set(by_nbr)
-            kept = []
+            kept: List[FrozenSet[int]] = []
             for ps in by_nbr.values():
                 adv = ps | frozenset([topo.asn[m]])
                 if adv not in kept and len(kept) < PATHS_KEPT:
@@ -99,7 +99,7 @@ def cbd_edges(fibs: Dict[str, Fib], origins: Iterable[str],
     edges = {} if edges is None else edges
     for dest, fib in fibs.items():
         seen = set()
-        stack = [(o, None) for o in origins if o != dest]
+        stack: List[Node] = [(o, None) for o in origins if o != dest]
         while stack:
             node = stack.pop()
             if node in seen:
@@ -166,7 +166,7 @@ def find_cycle(edges: Edges) -> Optional[List[Node]]:
     return None
 
 
-def _cycle_in(component, edges):
+def _cycle_in(component: Set[Node], edges: Edges) -> List[Node]:
     """Walk successors inside an SCC until a node repeats: that stretch is a cycle."""
     start = min(component, key=str)
     order = [start]

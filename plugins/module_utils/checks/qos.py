@@ -8,43 +8,45 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Dict, List
+from typing import Dict, Iterator, List, Optional, Tuple, cast
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
-from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    Device, Finding, HostIntent, QosIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.links import link_ends
-from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
+    finding, rule, switches)
 
 SONIC_WD_DETECTION_MS = (100, 5000)   # SONiC YANG PFC_WD detection_time range (sonic.md §2)
 
-_v = errors.finding
+_v = finding
 
 
-def _qos_of(dev):
+def _qos_of(dev: Device) -> List[Tuple[str, QosIntent]]:
     """(where, QoS intent) of a device: the switch's, or each NIC's of a host."""
     if dev["kind"] == "switch":
-        return [("qos", dev["qos"])]
-    return [(n["name"], n["qos"]) for n in dev["nics"]]
+        return [("qos", cast(SwitchIntent, dev)["qos"])]
+    return [(n["name"], n["qos"]) for n in cast(HostIntent, dev)["nics"]]
 
 
-def _differing_links(fab, devices):
+def _differing_links(fab: Fabric, devices: Dict[str, Device]
+                     ) -> Iterator[Tuple[SwitchIntent, str, Device, QosIntent, QosIntent]]:
     """(device a, where, device b, QoS a, QoS b) for links whose ends have their own QoS intent.
     Where every device and NIC shares one QoS intent (no override anywhere), no link can."""
     if not _several_qos(devices):
         return
     for dev_a, pa, dev_b, b, kind in link_ends(fab, devices):
         qa = dev_a["qos"]
-        qb = b["qos"] if kind == "host" else dev_b["qos"]
+        qb = b["qos"] if kind == "host" else cast(SwitchIntent, dev_b)["qos"]
         if qa is qb:         # both ends share one QoS intent (no override on either)
             continue
         yield dev_a, "%s<->%s:%s" % (pa, dev_b["name"], b["name"] if kind == "host" else b), \
             dev_b, qa, qb
 
 
-def _several_qos(devices):
+def _several_qos(devices: Dict[str, Device]) -> bool:
     """Whether the devices and NICs hold more than one QoS intent object."""
-    first = None
+    first: Optional[QosIntent] = None
     for dev in devices.values():
         for _where, q in _qos_of(dev):
             if first is None:
@@ -58,7 +60,7 @@ def _several_qos(devices):
       "on each device PFC is on exactly the lossless priorities (the ones with headroom), and "
       "PFC priorities are equal on both ends of every link, switch-switch and leaf-NIC")
 def check_pfc_match(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for dev_a, where, dev_b, qa, qb in _differing_links(fab, devices):
         if qa["pfc_priorities"] != qb["pfc_priorities"]:
             out.append(_v("pfc-match", "ERROR", dev_a["name"], where,
@@ -82,7 +84,7 @@ def check_pfc_match(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
       "RoCE DSCP -> TC, lossless priorities and trust equal on both ends of every link; on "
       "each device the RoCE TC is the lossless class and carries ECN")
 def check_lossless_class(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for dev_a, where, dev_b, qa, qb in _differing_links(fab, devices):
         la = (qa["lossless_priorities"], qa["roce_dscp"], qa["roce_tc"], qa["trust"])
         lb = (qb["lossless_priorities"], qb["roce_dscp"], qb["roce_tc"], qb["trust"])
@@ -109,7 +111,7 @@ def check_lossless_class(fab: Fabric, devices: Dict[str, Device]) -> List[Findin
 @rule("cnp-strict-lossy", "ERROR",
       "the CNP class is strict priority, without PFC and without ECN marking")
 def check_cnp(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for dev in devices.values():
         for where, q in _qos_of(dev):
             cnp = q["cnp_tc"]
@@ -128,7 +130,7 @@ def check_cnp(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
       "watchdog on, poll <= detection and <= restoration, detection within SONiC's "
       "100-5000 ms")
 def check_pfc_watchdog(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for sw in switches(devices):
         wd = sw["pfc_watchdog"]
         lo, hi = SONIC_WD_DETECTION_MS

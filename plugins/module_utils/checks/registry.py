@@ -13,12 +13,23 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Callable, Dict, List, NamedTuple
+from typing import Any, Callable, Dict, List, NamedTuple, Protocol, cast
 
+from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Device, Finding, SwitchIntent)
 
 Check = Callable[[Any, Dict[str, Device]], List[Finding]]     # (fabric, devices) -> findings
+
+
+class _MakeFinding(Protocol):
+    def __call__(self, rule: str, severity: str, device: str, location: str, message: str,
+                 hint: str, **numbers: Any) -> Finding: ...
+
+
+# errors.finding() itself: the plain dict it builds is a records.Finding, which errors.py (upstream
+# of records) cannot name.
+finding = cast(_MakeFinding, errors.finding)
 
 
 class Rule(NamedTuple):
@@ -43,4 +54,4 @@ def rule(rule_id: str, severity: str, proves: str) -> Callable[[Check], Check]:
 
 def switches(devices: Dict[str, Device]) -> List[SwitchIntent]:
     """The switch intents of the plan's devices."""
-    return [d for d in devices.values() if d["kind"] == "switch"]
+    return cast(List[SwitchIntent], [d for d in devices.values() if d["kind"] == "switch"])

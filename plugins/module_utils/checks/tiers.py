@@ -11,13 +11,13 @@ __metaclass__ = type
 import math
 from typing import Dict, List, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Device, Finding, PortIntent, SwitchIntent)
-from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
+    finding, rule, switches)
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 
-_v = errors.finding
+_v = finding
 
 
 def tier_links(dev: SwitchIntent) -> Tuple[List[PortIntent], List[PortIntent]]:
@@ -41,7 +41,9 @@ def check_oversubscription(fab: fabric.Fabric, devices: Dict[str, Device]) -> Li
     limits = {"leaf": ("max_oversubscription", "links_per_leaf_spine", "spines"),
               "spine": ("max_oversubscription_above_pod", "links_per_spine_superspine",
                         "super-spines")}
-    causes, order = {}, []
+    # (role, down Gb/s, up Gb/s, upper switches, uplink speed): the switches with that cause
+    causes: Dict[Tuple[str, int, int, int, int], List[str]] = {}
+    order: List[Tuple[str, int, int, int, int]] = []
     for dev in switches(devices):
         if dev["role"] not in limits or (dev["role"] == "spine" and fab.tiers == 2):
             continue
@@ -59,7 +61,7 @@ def check_oversubscription(fab: fabric.Fabric, devices: Dict[str, Device]) -> Li
                 causes[key] = []
                 order.append(key)
             causes[key].append(dev["name"])
-    out = []
+    out: List[Finding] = []
     for key in order:
         role, down_g, up_g, uppers, speed = key
         names = causes[key]
@@ -86,13 +88,14 @@ def check_oversubscription(fab: fabric.Fabric, devices: Dict[str, Device]) -> Li
     return out + _uneven_uplinks(fab, devices)
 
 
-def _uneven_uplinks(fab, devices):
+def _uneven_uplinks(fab: fabric.Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """Leaves whose host ports do not split evenly over their spines, with links_per_leaf_spine
     derived: 1:1 rounds the links per spine up, so the leaf has more uplinks than host ports
     (32 host ports over 3 spines: 33 uplinks). One WARN per (host ports, spines)."""
     if fab.settings["links_per_leaf_spine"] is not None:
         return []
-    causes, order = {}, []
+    causes: Dict[Tuple[int, int], List[str]] = {}      # (host ports, spines): leaves
+    order: List[Tuple[int, int]] = []
     for dev in switches(devices):
         if dev["role"] != "leaf":
             continue
@@ -104,7 +107,7 @@ def _uneven_uplinks(fab, devices):
                 causes[key] = []
                 order.append(key)
             causes[key].append(dev["name"])
-    out = []
+    out: List[Finding] = []
     for hosts, spines in order:
         names = causes[(hosts, spines)]
         m = -(-hosts // spines)
@@ -121,7 +124,7 @@ def _uneven_uplinks(fab, devices):
     return out
 
 
-def _names(names, limit=4):
+def _names(names: List[str], limit: int = 4) -> str:
     return ", ".join(names) if len(names) <= limit else "%s .. %s" % (
         ", ".join(names[:limit - 1]), names[-1])
 
@@ -132,7 +135,7 @@ def _names(names, limit=4):
 def check_port_map(fab: fabric.Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """A switch without roce_model gets a generic port map: names, lanes and (SONiC) HWSKU no
     real switch is known to have, so the plan cannot vouch for its ports."""
-    out = []
+    out: List[Finding] = []
     for dev in switches(devices):
         if dev["hardware"] is None:
             out.append(_v("port-map", "WARN", dev["name"], "ports",

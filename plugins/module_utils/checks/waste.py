@@ -16,12 +16,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
-from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import rule, switches
+from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
+    finding, rule, switches)
 
 WASTE_FACTOR = 1.5      # configured headroom above this multiple of the flight is waste
 
@@ -32,11 +32,12 @@ WASTE_FACTOR = 1.5      # configured headroom above this multiple of the flight 
       "the ports, the bytes the shared pool loses and the alternative (Spectrum: the dynamic "
       "buffer model, which sizes each port from its cable)" % WASTE_FACTOR)
 def check_headroom_waste(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    out = []
+    out: List[Finding] = []
     for dev in switches(devices):
         if dev["buffer"].get("headroom_semantics") == "shared_headroom_pool":
             continue        # Broadcom: xoff comes from an over-subscribed pool, not per PG
-        groups = {}
+        # (speed, cable, SKU table row, required, configured bytes): the ports
+        groups: Dict[Tuple[int, float, int, int, int], List[str]] = {}
         for port in dev["ports"]:
             lossless = port.get("lossless")
             if not lossless or not lossless.get("table_row"):
@@ -56,7 +57,7 @@ def check_headroom_waste(fab: Fabric, devices: Dict[str, Device]) -> List[Findin
                     "headroom from its own cable (SONiC's Mellanox buffer manager)"
                     if spectrum else "pin the headroom of these ports "
                     "(roce_link_overrides.<port>.headroom_bytes) or use the ieee headroom model")
-            out.append(errors.finding(
+            out.append(finding(
                 "headroom-waste", "WARN", dev["name"],
                 "%d port(s) %s" % (len(ports), _ports(ports)),
                 "%d G %g m cables use the SKU table's %d m row: xoff %s B against %s B in "
@@ -67,5 +68,5 @@ def check_headroom_waste(fab: Fabric, devices: Dict[str, Device]) -> List[Findin
     return out
 
 
-def _ports(ports):
+def _ports(ports: List[str]) -> str:
     return ports[0] if len(ports) == 1 else "%s .. %s" % (ports[0], ports[-1])

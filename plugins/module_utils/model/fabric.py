@@ -21,7 +21,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, TypedDict, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model import (
@@ -39,20 +39,24 @@ FREE_FORM = ("dscp_to_tc", "sysctls")      # merged key by key, not replaced
 # EOS `priority-flow-control pause watchdog action` keywords (eos-and-avd.md §2; AVD #6399):
 # the plan's alert is EOS notify-only; EOS has no forward.
 EOS_WATCHDOG_ACTIONS = {"drop": "drop", "alert": "notify-only"}
+# roce_fabric.host_link, fabric_link, superspine_link (inputs/schema.py _link): one tier's links
+LinkSettings = TypedDict("LinkSettings", {"speed_gbps": int, "cable_m": float, "media": str})
+# _wire_hosts's free ports, per leaf: the next index to try, the indices wired
+_Free = Tuple[Dict[str, int], Dict[str, Set[int]]]
 
 
-def _merge(base, override):
+def _merge(base: Dict[str, Any], override: Optional[Dict[str, Any]]) -> Dict[str, Any]:
     """A deep copy of ``base`` with ``override`` merged in (both checked by the schema)."""
     return copy.deepcopy(base) if override is None else _merged(base, override)
 
 
-def _shared(base, override):
+def _shared(base: Dict[str, Any], override: Optional[Dict[str, Any]]) -> Dict[str, Any]:
     """``base`` itself when there is no override (switches share the fabric's settings, like
     NICs share their QoS: one object for thousands of devices), else the merged copy."""
     return base if override is None else _merged(base, override)
 
 
-def _merged(base, override):
+def _merged(base: Dict[str, Any], override: Dict[str, Any]) -> Dict[str, Any]:
     out = copy.deepcopy(base)
     for key, value in override.items():
         if key in FREE_FORM:
@@ -70,8 +74,28 @@ class Port:
     __slots__ = ("switch", "name", "index", "peer_kind", "peer", "peer_port", "speed_gbps",
                  "cable_m", "media", "mtu_bytes", "address", "peer_address", "up",
                  "headroom_bytes", "lanes", "alias", "cage", "lanes_per_port", "portmap")
+    # the slots' types (annotations only: no class attributes beside __slots__)
+    switch: str
+    name: str
+    index: int
+    peer_kind: str                  # "host", "leaf", "spine", "superspine"
+    peer: str                       # the peer switch or host
+    peer_port: Optional[str]        # the peer's port or NIC name; None until cabled
+    speed_gbps: int
+    cable_m: float
+    media: str
+    mtu_bytes: int
+    address: Optional[str]          # this end's /31; None until numbering.assign
+    peer_address: Optional[str]
+    up: bool
+    headroom_bytes: Optional[int]   # pinned by roce_link_overrides, else None
+    lanes: str
+    alias: Optional[str]
+    cage: int
+    lanes_per_port: int
+    portmap: port_names.PortMap
 
-    def __init__(self, sw: "Switch", name: str, index: int, link: Dict[str, Any],
+    def __init__(self, sw: "Switch", name: str, index: int, link: LinkSettings,
                  peer_kind: str, peer: str, peer_port: Optional[str],
                  lanes: Tuple[str, Optional[str], int, int]) -> None:
         # every slot set once: a 100k-GPU fabric makes 655,360 ports
@@ -89,6 +113,26 @@ class Switch:
     __slots__ = ("name", "role", "index", "platform", "asn", "loopback", "pair", "port_count",
                  "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes", "serdes_gbps",
                  "pod", "plane", "model", "asic", "portmap")
+    name: str
+    role: str                       # "leaf", "spine", "superspine"
+    index: int
+    platform: str
+    asn: int
+    loopback: str
+    pair: Optional[int]             # a leaf's pair index, else None
+    port_count: int
+    ports: Dict[str, Port]
+    vars: Dict[str, Any]            # the switch's plain roce_* variables
+    qos: Dict[str, Any]
+    pfc_watchdog: Dict[str, Any]
+    ecmp: Dict[str, Any]
+    mtu_bytes: int
+    serdes_gbps: int
+    pod: Optional[int]              # index into Fabric.pods; None on super-spines
+    plane: int
+    model: Optional[str]
+    asic: str
+    portmap: port_names.PortMap
 
     def __init__(self, name: str, role: str, index: int, hostvars: Dict[str, Any]) -> None:
         self.name, self.role, self.index, self.vars = name, role, index, hostvars
@@ -100,6 +144,19 @@ class Switch:
 class Nic:
     __slots__ = ("host", "index", "name", "leaf", "leaf_port", "address", "gateway", "mtu_bytes",
                  "speed_gbps", "cable_m", "media", "rail", "qos")
+    host: str
+    index: int
+    name: str
+    leaf: str
+    leaf_port: str
+    address: Optional[str]          # None until numbering.assign (unless overridden)
+    gateway: Optional[str]          # the leaf port's address; None until numbering.assign
+    mtu_bytes: int
+    speed_gbps: int
+    cable_m: float
+    media: str
+    rail: int
+    qos: Dict[str, Any]
 
     def __init__(self, host: str, index: int, name: str, port: "Port", mtu_bytes: int,
                  address: Optional[str], qos: Dict[str, Any]) -> None:
@@ -112,6 +169,8 @@ class Nic:
 
 class Fabric:
     """The whole fabric: settings, switches by name, hosts by name, links."""
+    # set by links.pair_addresses: {id(derived address): (host, field it came from)}
+    derived_addresses: Dict[int, Tuple[str, str]]
 
     def __init__(self, settings: Dict[str, Any]) -> None:
         self.settings = settings
@@ -119,11 +178,12 @@ class Fabric:
         self.leaves: List[Switch] = []
         self.superspines: List[Switch] = []
         self.pairs: List[List[str]] = []
-        self.pods = []           # [{"name", "plane", "spines", "leaves"}], one per plane in 2 tiers
+        # [{"name", "plane", "spines", "leaves"}], one per plane in 2 tiers
+        self.pods: List[Dict[str, Any]] = []
         self.planes = 1
         self.hosts: List[Tuple[str, List[Nic]]] = []
         self.switches: Dict[str, Switch] = {}
-        self.hostvars = {}       # plain roce_* variables of every planned host
+        self.hostvars: Dict[str, Dict[str, Any]] = {}   # plain roce_* variables of every host
         # (kind, Port a, Port-or-Nic b); fabric links: a is the upper tier
         self.links: List[fabric_links.Link] = []
 
@@ -142,24 +202,24 @@ class Fabric:
 port_name = port_names.port_name
 
 
-def _fabric_settings(raw):
+def _fabric_settings(raw: Dict[str, Any]) -> Dict[str, Any]:
     return _merge(FABRIC_DEFAULTS, raw or None)
 
 
-def _members(groups, name, field):
+def _members(groups: Dict[str, Any], name: str, field: str) -> List[str]:
     if name not in groups or not groups[name]:
         raise errors.RoceInputError(field, name, "an inventory group with at least one host")
     return list(groups[name])
 
 
-def _pairs(groups, leaves, pair_group):
+def _pairs(groups: Dict[str, Any], leaves: List[str], pair_group: str) -> List[List[str]]:
     """Leaf pairs from the children of the leaf_pairs group, else consecutive leaves."""
     children = groups.get("_children", {}).get(pair_group)
     if children:
         pairs = [list(groups[child]) for child in children]
     else:
         pairs = [leaves[i:i + 2] for i in range(0, len(leaves), 2)]
-    seen = {}
+    seen: Dict[str, int] = {}
     for i, pair in enumerate(pairs):
         if len(pair) != 2:
             raise errors.RoceInputError("leaf_pairs[%d]" % i, pair, "exactly two leaves")
@@ -178,7 +238,8 @@ def _pairs(groups, leaves, pair_group):
     return pairs
 
 
-def _switch(fab, name, role, index, hostvars):
+def _switch(fab: Fabric, name: str, role: str, index: int,
+            hostvars: Dict[str, Dict[str, Any]]) -> Switch:
     hv = hostvars.get(name, {})
     sw = Switch(name, role, index, hv)
     s = fab.settings
@@ -201,7 +262,7 @@ def _switch(fab, name, role, index, hostvars):
     return sw
 
 
-def _asic_name(sw, hv):
+def _asic_name(sw: Switch, hv: Dict[str, Any]) -> str:
     """The switch's ASIC: its model's (roce_asic, if also given, must agree), else roce_asic."""
     if sw.model is None:
         if "roce_asic" not in hv:
@@ -209,7 +270,7 @@ def _asic_name(sw, hv):
                                         "for a generic port map)" % ", ".join(models.names()),
                                         sw.name)
         return hv["roce_asic"]
-    model = models.MODELS[sw.model]
+    model: Dict[str, Any] = models.MODELS[sw.model]
     if sw.platform not in model["platforms"]:
         raise errors.RoceInputError("roce_platform", sw.platform, "a platform the %s runs: %s"
                                     % (model["product"], ", ".join(model["platforms"])), sw.name)
@@ -223,7 +284,7 @@ def _asic_name(sw, hv):
     return model["asic"]
 
 
-def _port_speeds(fab, sw):
+def _port_speeds(fab: Fabric, sw: Switch) -> List[Tuple[str, int]]:
     """Speeds of a switch's links by tier: one speed per modelled switch (one breakout)."""
     s = fab.settings
     ends = {"leaf": ("host_link", "fabric_link"),
@@ -232,7 +293,7 @@ def _port_speeds(fab, sw):
     return [(key, s[key]["speed_gbps"]) for key in ends]
 
 
-def _layout(fab, sw):
+def _layout(fab: Fabric, sw: Switch) -> None:
     """The switch's port map: its model's cages in the breakout its links' speed takes, or the
     generic map."""
     step = fab.settings["port_name_step"][sw.platform]
@@ -248,7 +309,7 @@ def _layout(fab, sw):
             % (speeds[0][1], speeds[0][0], models.MODELS[sw.model]["product"]), sw.name)
     speed = speeds[0][1]
     mode = models.mode_for(sw.model, speed)
-    model = models.MODELS[sw.model]
+    model: Dict[str, Any] = models.MODELS[sw.model]
     if mode is None:
         raise errors.RoceInputError(
             "roce_fabric.%s.speed_gbps" % speeds[0][0], speed, "a speed the %s's ports run: %s"
@@ -263,7 +324,8 @@ def _layout(fab, sw):
     sw.portmap = port_names.PortMap.shared(sw.platform, sw.port_count, sw.model, mode)
 
 
-def _port(fab, sw, index, link, peer_kind, peer, peer_port):
+def _port(fab: Fabric, sw: Switch, index: int, link: LinkSettings, peer_kind: str, peer: str,
+          peer_port: Optional[str]) -> Port:
     if index >= sw.port_count:
         field = "roce_model" if sw.model else "roce_port_count"
         raise errors.RoceInputError(
@@ -279,16 +341,17 @@ def _port(fab, sw, index, link, peer_kind, peer, peer_port):
     return p
 
 
-def _relane(p):
+def _relane(p: Port) -> None:
     """A port's lanes after a speed change: a model's port keeps its lanes (the speed must be
     one its breakout runs); a generic port takes as many lanes as the new speed needs."""
     pm = p.portmap
     if pm.model is not None:
-        if p.speed_gbps not in pm.mode.speeds:
+        mode = cast(models.Mode, pm.mode)      # a model's port map has its breakout mode
+        if p.speed_gbps not in mode.speeds:
             raise errors.RoceInputError(
                 "roce_link_overrides.%s.speed_gbps" % p.name, p.speed_gbps,
-                "a speed this %s port (%s) runs: %s" % (pm.model, pm.mode.name, ", ".join(
-                    "%dG" % v for v in pm.mode.speeds)), p.switch)
+                "a speed this %s port (%s) runs: %s" % (pm.model, mode.name, ", ".join(
+                    "%dG" % v for v in mode.speeds)), p.switch)
         return
     name, p.lanes, p.alias, p.cage, p.lanes_per_port = pm.port(p.index, p.speed_gbps)
 
@@ -309,7 +372,8 @@ def build_fabric(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) ->
         raise
 
 
-def _build(groups, hostvars, raw):
+def _build(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]],
+           raw: Dict[str, Any]) -> Fabric:
     s = _fabric_settings(raw)
     fab = Fabric(s)
     fab.hostvars = hostvars
@@ -340,16 +404,16 @@ def _build(groups, hostvars, raw):
     return fab
 
 
-def _tier_link(role, peer_kind):
+def _tier_link(role: str, peer_kind: str) -> str:
     """The roce_fabric link setting a port's defaults come from."""
     ends = (role, peer_kind)
     return "host_link" if "host" in ends else \
         "superspine_link" if "superspine" in ends else "fabric_link"
 
 
-def _check_speeds(fab):
+def _check_speeds(fab: Fabric) -> None:
     """Every port's speed is one its switch's ASIC supports (catalog port_speeds_gbps)."""
-    cache = {}
+    cache: Dict[Tuple[str, str], Sequence[int]] = {}
     for sw in fab.all_switches():
         key = (sw.asic, repr(sw.vars.get("roce_asic_overrides")))
         if key not in cache:
@@ -370,7 +434,7 @@ def _check_speeds(fab):
                                            ", ".join("%dG" % v for v in supported)), sw.name)
 
 
-def _rail_layout(fab, nics):
+def _rail_layout(fab: Fabric, nics: int) -> Tuple[int, List[Tuple[List[Switch], int, int]]]:
     """Per plane: (its leaves, leaves per rail group, rail groups). NIC i of a host goes to
     plane i mod planes; inside a plane, rail-optimized spreads a host's NICs over a rail group
     of leaves, classic puts them on one leaf pair."""
@@ -400,7 +464,8 @@ def _rail_layout(fab, nics):
     return per_plane, layout
 
 
-def _wire_hosts(fab, hosts, hostvars, nics):
+def _wire_hosts(fab: Fabric, hosts: Sequence[str], hostvars: Dict[str, Dict[str, Any]],
+                nics: int) -> None:
     s = fab.settings
     per_plane, layout = _rail_layout(fab, nics)
     n_groups = min(entry[2] for entry in layout)
@@ -409,7 +474,7 @@ def _wire_hosts(fab, hosts, hostvars, nics):
     # per NIC index: its plane's leaves and the rail group size, and its place in the group
     places = [(layout[i % fab.planes][0], layout[i % fab.planes][1],
                (i // fab.planes) * layout[i % fab.planes][1] // per_plane) for i in range(nics)]
-    free = ({}, {})      # per leaf: the next index to try, the indices wired
+    free: _Free = ({}, {})      # per leaf: the next index to try, the indices wired
     link, mtu, qos = s["host_link"], s["mtu"]["host"], s["qos"]
     for h, name in enumerate(hosts):
         hv = hostvars.get(name, {})
@@ -424,7 +489,8 @@ def _wire_hosts(fab, hosts, hostvars, nics):
             if int(key) >= nics:
                 raise errors.RoceInputError("roce_nic_overrides.%s" % key, overrides[key],
                                             "a NIC index 0-%d" % (nics - 1), name)
-        host_nics, seen = [], {}
+        host_nics: List[Nic] = []
+        seen: Dict[str, int] = {}
         for i in range(nics):
             ov = (overrides.get(str(i)) or _NO_OVERRIDE) if overrides else _NO_OVERRIDE
             nic_name = ov.get("name", names[i])
@@ -445,25 +511,27 @@ def _wire_hosts(fab, hosts, hostvars, nics):
         fab.hosts.append((name, host_nics))
 
 
-_NO_OVERRIDE = {}     # read only: a NIC without roce_nic_overrides
+_NO_OVERRIDE: Dict[str, Any] = {}     # read only: a NIC without roce_nic_overrides
 
 
-def _nic_port(fab, leaf, ov, host, i, free):
+def _nic_port(fab: Fabric, leaf: Switch, ov: Dict[str, Any], host: str, i: int,
+              free: _Free) -> Tuple[Switch, int]:
     """(leaf, port index) of NIC ``i`` of ``host``: the rail layout's leaf and its next free
     port, unless the NIC's override names the leaf or the port. ``free``: per leaf, the next
     index to try and the indices wired (host ports are a leaf's first)."""
-    field = "roce_nic_overrides.%d" % i if ov else None
+    field = "roce_nic_overrides.%d" % i if ov else None     # str wherever it is read below
     if "leaf" in ov:
         if ov["leaf"] not in fab.switches or fab.switches[ov["leaf"]].role != "leaf":
-            raise errors.RoceInputError(field + ".leaf", ov["leaf"], "a leaf of the inventory: "
-                                        "%s" % ", ".join(sw.name for sw in fab.leaves), host)
+            raise errors.RoceInputError(cast(str, field) + ".leaf", ov["leaf"],
+                                        "a leaf of the inventory: %s"
+                                        % ", ".join(sw.name for sw in fab.leaves), host)
         leaf = fab.switches[ov["leaf"]]
     next_port, taken = free
     wired = taken.setdefault(leaf.name, set())
     if "port" in ov:
         index = leaf.portmap.index_of(ov["port"])
         if index is None:
-            raise errors.RoceInputError(field + ".port", ov["port"], "a port of %s: %s"
+            raise errors.RoceInputError(cast(str, field) + ".port", ov["port"], "a port of %s: %s"
                                         % (leaf.name, leaf.portmap.describe()), host)
     else:
         index = next_port.get(leaf.name, 0)
@@ -474,7 +542,7 @@ def _nic_port(fab, leaf, ov, host, i, free):
     return leaf, index
 
 
-def _wire_fabric(fab):
+def _wire_fabric(fab: Fabric) -> None:
     s = fab.settings
     link = s["fabric_link"]
     per = s["links_per_leaf_spine"]
@@ -482,18 +550,19 @@ def _wire_fabric(fab):
     for pod in fab.pods:
         _check_spine_ports(fab, pod, per)
     for leaf in fab.leaves:
-        spines = fab.pods[leaf.pod]["spines"]     # two tiers: every spine of the plane
+        # two tiers: every spine of the plane (tiers.assign_pods gave every leaf its pod)
+        spines = fab.pods[cast(int, leaf.pod)]["spines"]
         down = sum(1 for p in leaf.ports.values() if p.peer_kind == "host")
         m = per or max(1, -(-down // len(spines)))
         m = errors.number("roce_fabric.links_per_leaf_spine", m, 1, 64, "", leaf.name, True)
         _cable_up(fab, leaf, spines, m, link, next_down)
 
 
-def _host_ports(leaf):
+def _host_ports(leaf: Switch) -> int:
     return sum(1 for p in leaf.ports.values() if p.peer_kind == "host")
 
 
-def _fits(leaves, spines, n, even=False):
+def _fits(leaves: List[Switch], spines: List[Switch], n: int, even: bool = False) -> bool:
     """Whether ``n`` spines take every leaf's host ports one to one: the leaf has the ports for
     its uplinks and every spine the ports for every leaf's links (``even``: and each leaf's host
     ports split evenly over the spines, or are fewer than them)."""
@@ -507,7 +576,7 @@ def _fits(leaves, spines, n, even=False):
     return need <= min(sw.port_count for sw in spines)
 
 
-def _spine_advice(leaves, spines):
+def _spine_advice(leaves: List[Switch], spines: List[Switch]) -> str:
     """'at least 8 spines (8, 16, 32 or 64 split each leaf's host ports evenly)', or why no
     spine count fits."""
     fit = [n for n in range(1, 257) if _fits(leaves, spines, n)]
@@ -520,7 +589,7 @@ def _spine_advice(leaves, spines):
         else "")
 
 
-def _check_spine_ports(fab, pod, per):
+def _check_spine_ports(fab: Fabric, pod: Dict[str, Any], per: Optional[int]) -> None:
     """A pod's spines have the ports for its leaves' uplinks (1:1 with their host ports unless
     links_per_leaf_spine says otherwise): else one line saying how many spines or links fit."""
     spines, leaves = pod["spines"], pod["leaves"]
@@ -533,7 +602,7 @@ def _check_spine_ports(fab, pod, per):
     if need <= small.port_count:
         return
     down = sum(_host_ports(leaf) for leaf in leaves)
-    what = "%s %s" % (small.model, small.portmap.mode.name) if small.model else \
+    what = "%s %s" % (small.model, cast(models.Mode, small.portmap.mode).name) if small.model else \
         "roce_port_count %d" % small.port_count
     if per:
         reason = "%d leaves x %d links (roce_fabric.links_per_leaf_spine) = %d ports on each " \
@@ -551,7 +620,8 @@ def _check_spine_ports(fab, pod, per):
         % (where, reason, small.name, small.port_count, what, fix), small.name)
 
 
-def _cable_up(fab, lower, uppers, m, link, next_down):
+def _cable_up(fab: Fabric, lower: Switch, uppers: List[Switch], m: int, link: LinkSettings,
+              next_down: Dict[str, int]) -> None:
     """``m`` parallel links from ``lower``'s next free ports to each of ``uppers`` (on each
     upper's next down port, counted in ``next_down``); a fabric link lists its upper end first."""
     first_up = max([p.index for p in lower.ports.values()] + [-1]) + 1

@@ -24,13 +24,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Dict, List, NamedTuple, Tuple, Union
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 LINK_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes")
 PEERS = {"host": "hosts", "leaf": "leaves", "spine": "spines", "superspine": "super-spines"}
 GROUP_VARS = ("roce_uplink_overrides", "roce_downlink_overrides")
+# a link end: (switch, port) or ("nic", host, NIC index)
+EndKey = Tuple[Union[str, int], ...]
+# per link index: {key: (value, host, field)} the overrides of either end want
+Wanted = Dict[int, Dict[str, Tuple[Any, str, str]]]
 
 
 class Link(NamedTuple):
@@ -42,7 +46,7 @@ class Link(NamedTuple):
     b: Any      # fabric.Port or fabric.Nic
 
 
-def _end_key(kind, end):
+def _end_key(kind: str, end: Any) -> EndKey:
     return ("nic", end.host, end.index) if kind == "host" else (end.switch, end.name)
 
 
@@ -51,11 +55,11 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
     ``relane(port)`` recomputes a port's default lanes after a speed change."""
     if not _any_override(fab):
         return      # the common case: no index of a million link ends to build
-    by_end = {}
+    by_end: Dict[EndKey, int] = {}
     for i, (kind, a, b) in enumerate(fab.links):
         by_end[(a.switch, a.name)] = i
         by_end[_end_key(kind, b)] = i
-    wanted = {}
+    wanted: Wanted = {}
     for sw in fab.all_switches():
         ports = sw.vars.get("roce_link_overrides") or {}
         _group_wants(fab, sw, by_end, ports, wanted)
@@ -108,7 +112,7 @@ def wired_ports(sw: Any, runs: int = 4) -> str:
     tier as its first two names (the step) and its last, e.g. 'Ethernet0, Ethernet4 ..
     Ethernet60 (16 to hosts), Ethernet64, Ethernet68 .. Ethernet124 (16 to spines)'."""
     ports = sorted(sw.ports.values(), key=lambda p: p.index)
-    groups = []
+    groups: List[Tuple[str, List[Any]]] = []     # runs: (peer kind, ports)
     for p in ports:
         if groups and groups[-1][0] == p.peer_kind and groups[-1][1][-1].index == p.index - 1:
             groups[-1][1].append(p)
@@ -126,7 +130,8 @@ def wired_ports(sw: Any, runs: int = 4) -> str:
     return "%s; the switch's ports: %s" % (text, sw.portmap.describe())
 
 
-def _group_wants(fab, sw, by_end, ports, wanted):
+def _group_wants(fab: Any, sw: Any, by_end: Dict[EndKey, int], ports: Dict[str, Any],
+                 wanted: Wanted) -> None:
     """roce_uplink_overrides / roce_downlink_overrides of switch ``sw``: every link of the switch
     towards the tier above / below takes the values, unless the port's own override sets the
     key."""
@@ -150,7 +155,7 @@ def _group_wants(fab, sw, by_end, ports, wanted):
                 _want(wanted, i, key, value, sw.name, "%s.%s" % (var, key))
 
 
-def _want(wanted, link, key, value, host, field):
+def _want(wanted: Wanted, link: int, key: str, value: Any, host: str, field: str) -> None:
     have = wanted.setdefault(link, {}).get(key)
     if have is not None and have[0] != value:
         raise errors.RoceInputError(
@@ -188,7 +193,7 @@ def pair_addresses(fab: Any, netaddr: Any) -> None:
                                                      netaddr.IPAddress(int(ip_a) ^ 1)), host_b)
 
 
-def _net(netaddr, text, field, host):
+def _net(netaddr: Any, text: str, field: str, host: str) -> Any:
     try:
         return netaddr.IPAddress(text.split("/")[0], 4, flags=netaddr.INET_PTON)
     except (netaddr.AddrFormatError, ValueError, TypeError):

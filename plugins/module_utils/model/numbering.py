@@ -9,20 +9,23 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 try:
     import netaddr
 except ImportError:  # fabric.build_fabric reports it before anything here runs
-    netaddr = None
+    netaddr = None  # type: ignore[assignment]  # build_fabric stops on None before any use
+
+# switches that may share an ASN: ("superspine", plane), ("spine", pod or plane), ("switch", name)
+AsnGroup = Tuple[str, Union[int, str]]
 
 
 class _Pool:
     """Sequential /31s (or /32s) from one netaddr network; linear, no per-address objects."""
 
-    def __init__(self, field, cidr, step):
+    def __init__(self, field: str, cidr: str, step: int) -> None:
         try:
             self.net = netaddr.IPNetwork(cidr, version=4)
         except (netaddr.AddrFormatError, TypeError, ValueError):
@@ -34,10 +37,13 @@ class _Pool:
         self.field, self.step, self.next = field, step, 0
         self.prefixlen = (32 if self.net.version == 4 else 128) - (1 if step == 2 else 0)
         self.first, self.last = self.net.first, self.net.last
-        self.text = _ipv4_text if self.net.version == 4 else _ipv6_text
-        self.head_of, self.head = None, None      # take(): the last /31s' first three octets
+        self.text: Callable[[int], str] = _ipv4_text if self.net.version == 4 else _ipv6_text
+        # take(): the last /31s' first three octets (head_of None: none formatted yet)
+        self.head_of: Optional[int] = None
+        self.head = ""
 
-    def take(self):
+    def take(self) -> Union[str, Tuple[str, str]]:
+        """The next address: a /32 text (step 1), or a /31's two address texts (step 2)."""
         first = self.first + self.next * self.step
         if first + self.step - 1 > self.last:
             raise errors.RoceInputError(self.field, str(self.net),
@@ -57,12 +63,12 @@ class _Pool:
 _OCTET31 = ["%d/31" % octet for octet in range(256)]     # a /31 address's last octet
 
 
-def _ipv4_text(value):
+def _ipv4_text(value: int) -> str:
     # dotted quad by arithmetic: a large fabric formats a million addresses
     return "%d.%d.%d.%d" % (value >> 24, (value >> 16) & 255, (value >> 8) & 255, value & 255)
 
 
-def _ipv6_text(value):
+def _ipv6_text(value: int) -> str:
     return str(netaddr.IPAddress(value, 6))
 
 
@@ -93,9 +99,12 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
     _check_asns(fab)
     overridden = set(id(sw.loopback) for sw in fab.switches.values()
                      if "roce_loopback" in sw.vars)
+    # a /31 pool's take() gives the /31's two addresses
+    take_fabric = cast("Callable[[], Tuple[str, str]]", fabric_pool.take)
+    take_host = cast("Callable[[], Tuple[str, str]]", host_pool.take)
     for kind, a, b in fab.links:
         # Lower tier gets the odd address: spine .0 / leaf .1, leaf .0 / NIC .1 (JVD style).
-        upper, lower = (fabric_pool if kind == "fabric" else host_pool).take()
+        upper, lower = (take_fabric if kind == "fabric" else take_host)()
         if a.address is None:
             a.address = upper
         else:
@@ -115,7 +124,7 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
         _check_unique_addresses(fab, overridden)
 
 
-def _check_pools_apart(pools):
+def _check_pools_apart(pools: Sequence[_Pool]) -> None:
     for i, x in enumerate(pools):
         for y in pools[i + 1:]:
             if x.first <= y.last and y.first <= x.last:
@@ -123,7 +132,7 @@ def _check_pools_apart(pools):
                                             % (x.field, x.net))
 
 
-def _asn_group(fab, sw):
+def _asn_group(fab: Any, sw: Any) -> AsnGroup:
     """Switches that may share an ASN: all super-spines (shared scheme), the spines of a pod
     (all spines in two tiers) with the shared scheme; otherwise each switch alone. Planes are
     separate fabrics, so equal ASNs in different planes are fine."""
@@ -135,10 +144,10 @@ def _asn_group(fab, sw):
     return ("switch", sw.name)
 
 
-def _check_asns(fab):
+def _check_asns(fab: Any) -> None:
     """Leaves have their own ASN; spines and super-spines share theirs per scheme (RFC 7938:
     one ASN per tier, per pod for three-tier spines), and no ASN spans two groups."""
-    owner = {}
+    owner: Dict[Tuple[int, int], Tuple[AsnGroup, str]] = {}    # (plane, ASN): (group, switch)
     for sw in fab.all_switches():
         group = _asn_group(fab, sw)
         key = (sw.plane, sw.asn)
@@ -157,12 +166,12 @@ def _check_asns(fab):
         owner.setdefault(key, (group, sw.name))
 
 
-def _check_unique_addresses(fab, overridden):
+def _check_unique_addresses(fab: Any, overridden: Set[int]) -> None:
     """Every address once. Given addresses are claimed first, so a clash is always reported
     on an address the inventory set (pool addresses never clash with each other), naming the
     other holder; an address derived from the other end of a /31 names that end's field."""
     derived = getattr(fab, "derived_addresses", {})
-    entries = []
+    entries: List[Tuple[str, str, str, str]] = []     # (address, field, owner, label)
     for sw in fab.all_switches():
         entries.append((sw.loopback, "roce_loopback", sw.name, "%s loopback" % sw.name))
         for p in sw.ports.values():
@@ -173,7 +182,7 @@ def _check_unique_addresses(fab, overridden):
             entries.append((nic.address, "roce_nic_overrides.%d.address" % nic.index, host,
                             "%s %s" % (host, nic.name)))
     entries.sort(key=lambda e: id(e[0]) not in overridden)
-    seen = {}
+    seen: Dict[str, Tuple[str, str, str, str]] = {}   # ip: (field, owner, label, address)
     for addr, field, owner, label in entries:
         given = id(addr) in overridden
         if id(addr) in derived:
@@ -191,7 +200,7 @@ def _check_unique_addresses(fab, overridden):
         seen[ip] = (field, owner, label, addr)
 
 
-def _parse(addr, field, owner):
+def _parse(addr: str, field: str, owner: str) -> None:
     try:
         netaddr.IPNetwork(addr, version=4)
     except (netaddr.AddrFormatError, TypeError, ValueError):

@@ -15,12 +15,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, List
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 
 
-def _children(groups, name):
+def _children(groups: Dict[str, Any], name: str) -> List[str]:
     return list(groups.get("_children", {}).get(name) or [])
 
 
@@ -29,7 +29,7 @@ def assign_planes(fab: Any, groups: Dict[str, Any]) -> None:
     group = fab.settings["groups"]["planes"]
     children = _children(groups, group)
     fab.planes = max(1, len(children))
-    seen = {}
+    seen: Dict[str, str] = {}
     for p, child in enumerate(children):
         for name in groups.get(child, []):
             sw = fab.switches.get(name)
@@ -110,11 +110,11 @@ def wire_superspines(fab: Any, cable_up: Callable[..., None]) -> None:
     ratio = errors.number("roce_fabric.max_oversubscription_above_pod",
                           s["max_oversubscription_above_pod"], 1, 64, ":1", None)
     per = s["links_per_spine_superspine"]
-    by_plane = {}
+    by_plane: Dict[int, List[Any]] = {}
     for ss in fab.superspines:
         by_plane.setdefault(ss.plane, []).append(ss)
     next_down = dict((ss.name, 0) for ss in fab.superspines)
-    width = {}
+    width: Dict[int, int] = {}
     for pod in fab.pods:
         spines = pod["spines"]
         tops = by_plane.get(pod["plane"], [])
