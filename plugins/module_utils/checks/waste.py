@@ -18,6 +18,7 @@ __metaclass__ = type
 
 from typing import Dict, List, Tuple
 
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import buffer_model
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
@@ -52,10 +53,12 @@ def check_headroom_waste(fab: Fabric, devices: Dict[str, Device]) -> List[Findin
         pgs = max(1, len(dev["buffer"].get("lossless_pgs") or [1]))
         for (speed, cable, row, need, have), ports in sorted(groups.items()):
             lost = (have - need) * len(ports) * pgs
-            spectrum = (dev.get("asic_family") or "") == "spectrum" and dev["platform"] == "sonic"
+            # where the platform's buffer manager has a per-cable model on this ASIC (SONiC's
+            # dynamic model on Spectrum)
+            dynamic = buffer_model.dynamic_headroom(dev["platform"], dev.get("asic_family"))
             hint = ("roce_lossless.sonic.buffer_model: dynamic on this switch sizes each port's "
                     "headroom from its own cable (SONiC's Mellanox buffer manager)"
-                    if spectrum else "pin the headroom of these ports "
+                    if dynamic else "pin the headroom of these ports "
                     "(roce_link_overrides.<port>.headroom_bytes) or use the ieee headroom model")
             out.append(finding(
                 "headroom-waste", "WARN", dev["name"],

@@ -27,18 +27,14 @@ from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.model import (
     links as fabric_links, numbering as fabric_numbers, tiers as fabric_tiers)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
-    catalog, models, ports as port_names)
+    catalog, models, platforms, ports as port_names)
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
 
-PLATFORMS = schema.PLATFORMS
 # What a switch's ports face, by tier (the peer_kind of its down- and uplinks).
 DOWNLINK = {"leaf": "host", "spine": "leaf", "superspine": "spine"}
 UPLINK = {"leaf": "spine", "spine": "superspine"}
 FABRIC_DEFAULTS = schema.fabric_defaults()
 FREE_FORM = ("dscp_to_tc", "sysctls")      # merged key by key, not replaced
-# EOS `priority-flow-control pause watchdog action` keywords (eos-and-avd.md §2; AVD #6399):
-# the plan's alert is EOS notify-only; EOS has no forward.
-EOS_WATCHDOG_ACTIONS = {"drop": "drop", "alert": "notify-only"}
 # roce_fabric.host_link, fabric_link, superspine_link (inputs/schema.py _link): one tier's links
 LinkSettings = TypedDict("LinkSettings", {"speed_gbps": int, "cable_m": float, "media": str})
 # _wire_hosts's free ports, per leaf: the next index to try, the indices wired
@@ -254,11 +250,13 @@ def _switch(fab: Fabric, name: str, role: str, index: int,
     sw.pfc_watchdog = _shared(s["pfc_watchdog"], hv.get("roce_pfc_watchdog"))
     sw.ecmp = _shared(s["ecmp"], hv.get("roce_ecmp"))
     sw.mtu_bytes = hv.get("roce_mtu", s["mtu"][role])
-    if sw.platform == "eos" and sw.pfc_watchdog["action"] not in EOS_WATCHDOG_ACTIONS:
+    actions = platforms.PLATFORMS[sw.platform].watchdog_actions    # None: every action
+    if actions is not None and sw.pfc_watchdog["action"] not in actions:
         field = "roce_pfc_watchdog.action" if "action" in (hv.get("roce_pfc_watchdog") or {}) \
             else "roce_fabric.pfc_watchdog.action"
-        raise errors.RoceInputError(field, sw.pfc_watchdog["action"], "an action EOS has: %s"
-                                    % ", ".join(sorted(EOS_WATCHDOG_ACTIONS)), name)
+        raise errors.RoceInputError(field, sw.pfc_watchdog["action"], "an action %s has: %s"
+                                    % (platforms.PLATFORMS[sw.platform].title,
+                                       ", ".join(sorted(actions))), name)
     return sw
 
 
@@ -315,11 +313,13 @@ def _layout(fab: Fabric, sw: Switch) -> None:
             "roce_fabric.%s.speed_gbps" % speeds[0][0], speed, "a speed the %s's ports run: %s"
             % (model["product"], ", ".join("%dG" % x for x in sorted(set(
                 v for m in model["modes"] for v in m.speeds)))), sw.name)
-    if sw.platform == "sonic" and mode.name not in model["sonic"]["hwsku"]:
+    platform = platforms.PLATFORMS[sw.platform]
+    if platform.hwsku_per_breakout and mode.name not in model[sw.platform]["hwsku"]:
         raise errors.RoceInputError(
-            "roce_fabric.%s.speed_gbps" % speeds[0][0], speed, "a speed of one of the %s's SONiC "
-            "HWSKUs: %s" % (model["product"], ", ".join("%s (%s)" % (sku, m) for m, sku in sorted(
-                model["sonic"]["hwsku"].items()))), sw.name)
+            "roce_fabric.%s.speed_gbps" % speeds[0][0], speed, "a speed of one of the %s's %s "
+            "HWSKUs: %s" % (model["product"], platform.title, ", ".join(
+                "%s (%s)" % (sku, m) for m, sku in sorted(model[sw.platform]["hwsku"].items()))),
+            sw.name)
     sw.port_count = models.port_count(sw.model, mode)
     sw.portmap = port_names.PortMap.shared(sw.platform, sw.port_count, sw.model, mode)
 
