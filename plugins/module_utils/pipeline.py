@@ -12,20 +12,21 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.plan import build, summary
 from ansible_collections.roce.fabric.plugins.module_utils.plan.summary import format_report
+from ansible_collections.roce.fabric.plugins.module_utils.records import Plan
 
 __all__ = ["build_plan", "format_report"]
 
 
-def build_plan(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
+def build_plan(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Plan:
     """Plan the whole fabric. Returns {devices, violations, summary}; raises RoceInputError
     (naming host, field, value and what is allowed) on invalid inventory."""
     with build.gc_paused():
         fab, devices = build.build_intent(groups, hostvars)
-        violations: List[dict] = checks.run_all(fab, devices)
+        violations = checks.run_all(fab, devices)
     return {"devices": devices, "violations": violations,
             "summary": summary.summary(fab, violations, len(checks.RULE_IDS))}

@@ -14,7 +14,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import models, platforms
 
@@ -52,14 +52,19 @@ class PortMap:
     """The front-panel ports of one switch; ``port(index)`` gives name, lanes, alias, cage
     number and lanes per port. Switches of one model, platform and breakout share one map."""
 
-    _shared = {}
+    _shared: Dict[Tuple[Any, ...], "PortMap"] = {}
 
     def __init__(self, platform: str, count: int, model: Optional[str] = None,
                  mode: Optional[models.Mode] = None, step: int = 8,
                  serdes_gbps: int = 50) -> None:
         self.platform, self.count, self.model, self.mode = platform, count, model, mode
         self.step, self.serdes_gbps = step, serdes_gbps
-        self._ports = {}
+        self._ports: Dict[Tuple[int, Optional[int]], Tuple[str, str, Optional[str], int, int]] = {}
+
+    @property
+    def breakout(self) -> models.Mode:
+        """The breakout of a modelled switch's map (generic maps, which have none, never ask)."""
+        return cast(models.Mode, self.mode)
 
     @classmethod
     def shared(cls, *args: Any) -> "PortMap":
@@ -72,7 +77,7 @@ class PortMap:
         key = (index, speed_gbps if self.model is None else None)
         if key not in self._ports:
             if self.model is not None:
-                self._ports[key] = models.port(self.model, self.platform, self.mode, index)
+                self._ports[key] = models.port(self.model, self.platform, self.breakout, index)
             else:
                 name = port_name(self.platform, index, self.step)
                 lanes, alias = lane_map(self.platform, index, self.step, speed_gbps,
@@ -83,7 +88,7 @@ class PortMap:
     def index_of(self, name: str) -> Optional[int]:
         """Index of the port called ``name``, or None."""
         if self.model is not None:
-            index = models.parse(self.model, self.platform, self.mode, name)
+            index = models.parse(self.model, self.platform, self.breakout, name)
             return index if index is not None and index < self.count else None
         for index in range(self.count):
             if port_name(self.platform, index, self.step) == name:
@@ -95,7 +100,7 @@ class PortMap:
         first two names show the step between ports."""
         first = sorted(set([0, min(1, self.count - 1), self.count - 1]))
         names = [self.port(i, None)[0] for i in first]
-        where = ", %s, %s" % (self.model, self.mode.name) if self.model else ""
+        where = ", %s, %s" % (self.model, self.breakout.name) if self.model else ""
         shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " .. " + names[-1] \
             if len(names) == 3 else " .. ".join(names)
         return "%s (%d port%s%s)" % (shown, self.count, "s" if self.count > 1 else "", where)

@@ -139,7 +139,8 @@ def _sonic_cable_classes(sw: Switch, speed_gbps: int) -> Optional[Tuple[int, ...
     sonic_cfg = (sw.vars.get("roce_lossless") or {}).get("sonic") or {}
     if sonic_cfg.get("buffer_model", "traditional") == "dynamic":
         return None
-    return sku_tables.cable_classes(models.hwsku(sw.model, sw.portmap.mode.name), speed_gbps)
+    return sku_tables.cable_classes(models.hwsku(sw.model, sw.portmap.breakout.name),
+                                    speed_gbps)
 
 
 def link_class(cable_m: float, options: Sequence[Optional[Tuple[int, ...]]]) -> int:

@@ -13,9 +13,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
+import functools
 import gc
 import operator
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
@@ -100,10 +101,11 @@ def _bgp(fab: Fabric, sw: Switch, ordered: Sequence[Port]) -> BgpIntent:
             uplinks += 1
         if p.peer_kind in _FABRIC_PEERS:
             peer = switches[p.peer]
+            # a wired fabric port has both halves of its /31 (model/links.py pair_addresses)
             neighbors.append({"port": p.name, "peer_port": p.peer_port,
-                              "address": p.peer_address.split("/")[0],
-                              "local_address": p.address.split("/")[0], "asn": peer.asn,
-                              "name": peer.name})
+                              "address": cast(str, p.peer_address).split("/")[0],
+                              "local_address": cast(str, p.address).split("/")[0],
+                              "asn": peer.asn, "name": peer.name})
             per_peer[peer.name] = per_peer.get(peer.name, 0) + 1
     # The widest ECMP set: a leaf spreads over every uplink, a three-tier spine over its
     # super-spine uplinks (other pods); otherwise over the parallel links to one peer below.
@@ -185,7 +187,7 @@ def _hardware(sw: Switch) -> Optional[Dict[str, Any]]:
     SONiC's platform and HWSKU, EOS's tx-queue keyword); None without a model."""
     if sw.model is None:
         return None
-    model, mode = models.MODELS[sw.model], sw.portmap.mode
+    model, mode = models.MODELS[sw.model], sw.portmap.breakout
     out = {"model": sw.model, "product": model["product"], "breakout": mode.name,
            "ports": sw.port_count}
     out.update(platforms.PLATFORMS[sw.platform].hardware(model, mode))
@@ -202,7 +204,7 @@ def _host_intent(fab: Fabric, host: str, nics: Sequence[Nic],
         if id(nic.qos) not in qos_cache:   # NICs share the fabric's QoS unless overridden
             # the same intent object as switches without an override (a link check skips
             # ends that share one)
-            q = _once(shared, ("qos", id(nic.qos)), lambda nic_qos=nic.qos: _qos(nic_qos, host))
+            q = _once(shared, ("qos", id(nic.qos)), functools.partial(_qos, nic.qos, host))
             # host ETS as the switches schedule: CNP strict, RoCE / rest DWRR
             ets = {"roce_priority": q["roce_tc"], "cnp_priority": q["cnp_tc"],
                    "roce_bw": HOST_ETS_BW, "default_bw": 100 - HOST_ETS_BW}
@@ -210,7 +212,7 @@ def _host_intent(fab: Fabric, host: str, nics: Sequence[Nic],
                                       {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]},
                                       ets)
         q, tos, dscp_prio, ets = qos_cache[id(nic.qos)][1:]
-        gateway = nic.gateway.split("/")[0]
+        gateway = cast(str, nic.gateway).split("/")[0]    # every wired NIC has its gateway
         table = ROUTE_TABLE_BASE + nic.rail
         out.append({
             "name": nic.name, "rail": nic.rail, "leaf": nic.leaf, "leaf_port": nic.leaf_port,
@@ -255,6 +257,7 @@ def _link_ends(fab: Fabric) -> Ends:
         key_a = (a.switch, a.speed_gbps)
         if key_a not in tables:
             tables[key_a] = buffer_model.cable_classes(fab.switches[a.switch], a.speed_gbps)
+        options: Tuple[Optional[Tuple[int, ...]], ...]
         if kind == "host":
             options = (tables[key_a],)
         else:
@@ -302,14 +305,16 @@ def build_intent(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]
     # identical switches share computed, read-only intent parts
     memo: Dict[Tuple[Any, ...], Lossless] = {}
     shared: Dict[Tuple[Any, ...], Any] = {}
+    switches: List[SwitchIntent] = []
     for sw in fab.all_switches():
         ordered = sorted(sw.ports.values(), key=_INDEX)
         lossless = _switch_lossless(sw, ordered, ends, memo)
-        devices[sw.name] = _switch_intent(fab, sw, ordered, lossless, shared)
+        switches.append(_switch_intent(fab, sw, ordered, lossless, shared))
+        devices[sw.name] = switches[-1]
     qos_cache: Dict[int, Tuple[Any, ...]] = {}
     # NCCL_IB_ADAPTIVE_ROUTING only where every leaf and spine renders adaptive routing
-    fabric_ar = all(d["ecmp"]["rendered"]["adaptive_routing"] for d in devices.values()
-                    if d.get("role") in ("leaf", "spine"))
+    fabric_ar = all(d["ecmp"]["rendered"]["adaptive_routing"] for d in switches
+                    if d["role"] in ("leaf", "spine"))
     for host, nics in fab.hosts:
         devices[host] = _host_intent(fab, host, nics, qos_cache, shared, fabric_ar)
     return fab, devices

@@ -13,9 +13,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import socket
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
-from ansible_collections.roce.fabric.plugins.module_utils.records import Plan
+from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
 
 # {plane: [(leaf, pod, [host prefixes])]}
 LeafPrefixes = Dict[int, List[Tuple[str, Optional[str], List[str]]]]
@@ -39,13 +39,14 @@ def network(address: str) -> str:
 def leaf_prefixes(plan: Plan) -> LeafPrefixes:
     """{plane: [(leaf, pod, [host prefixes])]}: the leaves expected_routes reads, built once per
     plan so that rendering a catalog for every switch does not re-scan every device."""
-    out = {}
+    out: LeafPrefixes = {}
     for name, dev in plan["devices"].items():
         if dev.get("kind") == "host" or dev.get("role") != "leaf":
             continue
-        prefixes = [network(p["address"]) for p in dev["ports"]
+        leaf = cast(SwitchIntent, dev)
+        prefixes = [network(cast(str, p["address"])) for p in leaf["ports"]
                     if p["peer_kind"] == "host" and p["up"] and p.get("address")]
-        out.setdefault(dev.get("plane", 0), []).append((name, dev.get("pod"), prefixes))
+        out.setdefault(leaf.get("plane", 0), []).append((name, leaf.get("pod"), prefixes))
     return out
 
 
@@ -55,17 +56,17 @@ def expected_routes(device: str, plan: Plan,
     all its uplinks; a spine over its links to a leaf of its pod, or over all its super-spine
     uplinks for another pod; a super-spine over its links to the destination pod's spines.
     Planes are separate fabrics. ``leaves``: leaf_prefixes(plan), when the caller has it."""
-    devices = plan["devices"]
+    devices = cast(Dict[str, SwitchIntent], plan["devices"])    # the switches are read here
     me = devices[device]
     leaves = leaf_prefixes(plan) if leaves is None else leaves
     up = [p for p in me["ports"] if p["up"]]
     uplinks = sum(1 for p in up if p["peer_kind"] in ("spine", "superspine"))
-    links_to = {}       # a spine's links per leaf, a super-spine's per pod
+    links_to: Dict[Optional[str], int] = {}   # a spine's links per leaf, a super-spine's per pod
     for p in up:
         key = devices[p["peer"]].get("pod") if me["role"] == "superspine" else p["peer"]
         links_to[key] = links_to.get(key, 0) + 1
-    out = {}
-    for name, pod, prefixes in leaves.get(me.get("plane", 0), ()):
+    out: Dict[str, int] = {}
+    for name, pod, prefixes in leaves.get(me.get("plane", 0), []):
         if name == device:
             continue
         if me["role"] == "leaf" or (me["role"] == "spine" and pod != me.get("pod")):
@@ -79,6 +80,6 @@ def expected_routes(device: str, plan: Plan,
 
 def targets(device: str, plan: Plan) -> Dict[str, Any]:
     """What ``device`` must show: its planned neighbours and {host prefix: next hops}."""
-    nbrs = [{"address": n["address"], "name": n["name"]}
-            for n in plan["devices"][device]["bgp"]["neighbors"]]
+    switch = cast(SwitchIntent, plan["devices"][device])
+    nbrs = [{"address": n["address"], "name": n["name"]} for n in switch["bgp"]["neighbors"]]
     return {"device": device, "neighbors": nbrs, "routes": expected_routes(device, plan)}

@@ -8,10 +8,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render import registry
 
 
-def size(value):
+def size(value: Optional[float]) -> str:
     """Bytes as a reader takes them in: '148,153,344 B (141.3 MiB)'; exact bytes first."""
     if value is None:
         return "-"
@@ -22,15 +25,15 @@ def size(value):
     return "{:,} B".format(value)
 
 
-def _num(value):
+def _num(value: Optional[float]) -> str:
     return "-" if value is None else "{:,}".format(int(value))
 
 
-def _list(values):
+def _list(values: Iterable[Any]) -> str:
     return ", ".join(str(v) for v in values) or "none"
 
 
-def device_doc(dev):
+def device_doc(dev: SwitchIntent) -> str:
     """Markdown: what the device is, and a per-port lossless table with where numbers came from."""
     buf = dev["buffer"]
     trig = buf["trigger"] or {}
@@ -100,7 +103,7 @@ def device_doc(dev):
     return "\n".join(lines) + "\n"
 
 
-def _ecn_overrides(ports):
+def _ecn_overrides(ports: Sequence[Mapping[str, Any]]) -> str:
     """' with overrides ...' when a port's ECN is overridden. The names are the LAST port's, as
     the table loop's variable gave them when it was inline (kept byte-identical; it names
     nothing when only other ports override - worth a fix of its own)."""
@@ -109,13 +112,13 @@ def _ecn_overrides(ports):
     return " with overrides %s" % ", ".join(ports[-1]["lossless"]["ecn"]["overridden"])
 
 
-def _port_rows(ports, trig):
+def _port_rows(ports: Sequence[Mapping[str, Any]], trig: Mapping[str, Any]) -> List[str]:
     """The lossless table's rows. A switch's ports fall in a few classes with the same numbers,
     so each class's number columns are formatted once (keyed by the numbers themselves: equal
     numbers format equally) - formatting them per port was most of the document's time."""
     pause = "%s | %s" % (_num(trig.get("trigger_one_pg_bytes")),
                          _num(trig.get("incast_pause_bytes")))
-    tails = {}
+    tails: Dict[Tuple[Any, ...], str] = {}
     rows = []
     for p in ports:
         ll = p["lossless"]
@@ -137,11 +140,11 @@ def _port_rows(ports, trig):
     return rows
 
 
-def _mib(value):
+def _mib(value: float) -> str:
     return "%.2f" % (value / 1048576.0)
 
 
-def carve_lines(buf):
+def carve_lines(buf: Mapping[str, Any]) -> List[str]:
     """The buffer carve as a table: what comes off the top, and the shared pool left."""
     lines = ["", "## Buffer carve (%s accounting)" % buf["vendor"], "",
              "| region | bytes | MiB | what | source |", "|---|---:|---:|---|---|"]
