@@ -28,7 +28,7 @@ import difflib
 import json
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
 # the classes are the roll's (deploy/ ships to targets and imports nothing from render/)
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.roll import (
     CLASSES, FLAP, HITLESS, RELOAD, TRAFFIC)
@@ -178,7 +178,7 @@ def _line_reason(line, default):
 def eos_parts(old: str, new: str) -> List[Dict[str, Any]]:
     """Per EOS section kind (interface, qos profile, router bgp, ...): sections added, removed
     and changed, and the class from the lines that change."""
-    before, after = eos.sections(old or ""), eos.sections(new or "")
+    before, after = grammar.sections(old or ""), grammar.sections(new or "")
     groups = {}
     for head in set(before) | set(after):
         a, b = before.get(head), after.get(head)
