@@ -13,7 +13,9 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain, eos as deploy_eos
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
+    candidate, management, secrets, session)
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import roll
 from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
 
@@ -36,7 +38,7 @@ def eos_lockout(running, rendered):
     if not isinstance(running, str) or not isinstance(rendered, str):
         raise AnsibleFilterError("roce.fabric.eos_lockout: expected the running config and the "
                                  "rendered config as text")
-    return deploy_eos.lockout_risks(running, rendered)
+    return management.lockout_risks(running, rendered)
 
 
 def _text(name, *values):
@@ -55,8 +57,8 @@ def eos_deploy(running, rendered, remove=None, connection="", allow_management_c
                                not all(isinstance(r, str) for r in remove)):
         raise AnsibleFilterError("roce.fabric.eos_deploy: remove must be a list of top-level "
                                  "lines (switch_deploy_eos_remove)")
-    plan = deploy_eos.plan_deploy(running, rendered, remove or [], _transport(connection),
-                                  bool(allow_management_change), bool(drain))
+    plan = candidate.plan_deploy(running, rendered, remove or [], _transport(connection),
+                                 bool(allow_management_change), bool(drain))
     for step in ("check", "drain", "apply", "undrain"):
         plan[step] = "\n".join(plan[step]) + "\n" if plan[step] else ""
     return plan
@@ -64,18 +66,18 @@ def eos_deploy(running, rendered, remove=None, connection="", allow_management_c
 
 def eos_restore(current, previous):
     _text("eos_restore", current, previous)
-    lines = deploy_eos.restore(current, previous)
+    lines = candidate.restore(current, previous)
     return "\n".join(lines) + "\n" if lines else ""
 
 
 def eos_session_risks(diff, running, rendered, remove=None, allow_management_change=False):
     _text("eos_session_risks", running, rendered)
-    return deploy_eos.session_risks(running, diff or "", rendered, remove or [],
-                                    bool(allow_management_change))
+    return session.session_risks(running, diff or "", rendered, remove or [],
+                                 bool(allow_management_change))
 
 
 def eos_redact(text):
-    return deploy_eos.redact_text(text if isinstance(text, str) else str(text))
+    return secrets.redact_text(text if isinstance(text, str) else str(text))
 
 
 def verify_targets(device, plan):

@@ -152,11 +152,11 @@ def recap(result, host):
 def kept_blocks(before_text, after_text, rendered_text):
     """(blocks of ``before_text`` the plan does not own, those that are not byte for byte in
     ``after_text``)."""
-    from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as guard
-    own = guard.Ownership(guard.split_rendered(rendered_text)[0])
-    kept = [b for b in guard.read(before_text) if own.owner(b[0]) is None]
-    after = dict((guard.head_key(h), b) for h, b in guard.read(after_text))
-    return kept, [h for h, b in kept if after.get(guard.head_key(h)) != b]
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar, ownership
+    own = ownership.Ownership(ownership.split_rendered(rendered_text)[0])
+    kept = [b for b in grammar.read(before_text) if own.owner(b[0]) is None]
+    after = dict((grammar.head_key(h), b) for h, b in grammar.read(after_text))
+    return kept, [h for h, b in kept if after.get(grammar.head_key(h)) != b]
 
 
 def test_check_diff_shows_the_session_diff_and_changes_nothing(eos_lab):
@@ -265,9 +265,9 @@ def test_real_running_configs_keep_every_line_the_plan_does_not_own(eos_lab, nam
     assert "$6$" not in deploy_output(changed)
     # a base config that says what the switch already runs (its Management1 and eAPI blocks)
     host_vars = eos_lab["inventory"] / "host_vars" / "leaf2a.yml"
-    from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as guard
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
     base = "".join("%s\n%s!\n" % (h, "".join(line + "\n" for line in b))
-                   for h, b in guard.read(text)
+                   for h, b in grammar.read(text)
                    if h in ("interface Management1", "management api http-commands"))
     host_vars.write_text("roce_eos_base_config: |\n" + "".join(
         "  " + line + "\n" for line in base.splitlines()) + "\n".join(

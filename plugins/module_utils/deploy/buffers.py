@@ -31,7 +31,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-from typing import Any, Dict, List, Set, Tuple
+from typing import Any, Callable, Dict, List, Set, Tuple
 
 # Fields bufferorch sets only when it creates the SAI object (L433-441, L466-471, L654-661,
 # L692-715); "threshold_mode" is dynamic_th vs static_th.
@@ -45,6 +45,7 @@ REASON = ("orchagent applies this only on create: `config reload` with the rende
 ALLOW = "switch_deploy_sonic_allow_buffer_recreate / sonic_config allow_buffer_recreate"
 
 Change = Tuple[str, str, str, Any, Any]      # (table, key, field, running value, planned value)
+Pointer = Callable[..., str]                 # sonic.pointer: (table[, key[, field]]) -> path
 
 
 def _name(value: Any) -> str:
@@ -79,7 +80,7 @@ def users(db: Dict[str, Any], table: str, key: str) -> List[Tuple[str, str]]:
     return []
 
 
-def _field(row, field):
+def _field(row: Dict[str, Any], field: str) -> Any:
     if field == "threshold_mode":
         return "dynamic_th" if "dynamic_th" in row else "static_th" if "static_th" in row \
             else None
@@ -134,11 +135,11 @@ def unescape(part: str) -> str:
     return part.replace("~1", "/").replace("~0", "~")
 
 
-def _parts(op):
+def _parts(op: Dict[str, Any]) -> List[str]:
     return [unescape(p) for p in op["path"].split("/")[1:]]
 
 
-def _grows(op, running):
+def _grows(op: Dict[str, Any], running: Dict[str, Any]) -> bool:
     parts = _parts(op)
     if parts[0] != "BUFFER_POOL" or op["op"] == "remove" or parts[-1] == "type":
         return False
@@ -156,7 +157,7 @@ def _grows(op, running):
     return False
 
 
-def _shrinks(op, running):
+def _shrinks(op: Dict[str, Any], running: Dict[str, Any]) -> bool:
     parts = _parts(op)
     if parts[0] != "BUFFER_POOL" or op["op"] != "replace" or len(parts) != 3 or \
             parts[2] not in ("size", "xoff"):
@@ -205,7 +206,7 @@ def apply(db: Dict[str, Any], patch: List[Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
-def diff(old: Dict[str, Any], new: Dict[str, Any], pointer) -> List[Dict[str, Any]]:
+def diff(old: Dict[str, Any], new: Dict[str, Any], pointer: Pointer) -> List[Dict[str, Any]]:
     """Every key and field that differs between two whole configs (no ownership: ``new`` is
     already the end state the ownership rules give)."""
     ops = []
@@ -234,7 +235,8 @@ def diff(old: Dict[str, Any], new: Dict[str, Any], pointer) -> List[Dict[str, An
     return ops
 
 
-def release(running: Dict[str, Any], changes: List[Change], pointer) -> List[Dict[str, Any]]:
+def release(running: Dict[str, Any], changes: List[Change], pointer: Pointer
+            ) -> List[Dict[str, Any]]:
     """The first apply-patch run of a re-create: remove every row that uses a profile being
     re-created, then those profiles (and every profile on a pool being re-created), then those
     pools. The next run (``phases``) adds them back with the planned values, kept rows as they
@@ -262,7 +264,7 @@ def release(running: Dict[str, Any], changes: List[Change], pointer) -> List[Dic
 
 
 def phases(running: Dict[str, Any], patch: List[Dict[str, Any]], changes: List[Change],
-           pointer) -> List[List[Dict[str, Any]]]:
+           pointer: Pointer) -> List[List[Dict[str, Any]]]:
     """The ordered ``patch`` as the ``config apply-patch`` runs that keep its order on the
     switch (the updater re-sorts inside one run, see the module docstring):
 

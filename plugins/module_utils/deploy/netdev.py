@@ -60,7 +60,7 @@ def live(link_json: Optional[str], addr_json: Optional[str]) -> Dict[str, Dict[s
 
 
 def decide(want: Dict[str, Dict[str, Any]], have: Dict[str, Dict[str, Any]]
-           ) -> Tuple[List[List[str]], List[str]]:
+           ) -> Tuple[List[Dict[str, Any]], List[str]]:
     """(changes, missing): argv changes in a safe order (create, MTU, addresses, up), and the
     planned ports the box does not have."""
     changes, missing = [], []
@@ -91,6 +91,7 @@ def decide(want: Dict[str, Dict[str, Any]], have: Dict[str, Dict[str, Any]]
     return changes, missing
 
 
-def _change(name, setting, current, desired, argv):
+def _change(name: str, setting: str, current: Any, desired: Any, argv: List[str]
+            ) -> Dict[str, Any]:
     return {"netdev": name, "setting": setting, "current": current, "desired": desired,
             "argv": argv}

@@ -47,7 +47,7 @@ def find_record(device: str, *sources: Any) -> Optional[Dict[str, Any]]:
     return None
 
 
-def _records(source):
+def _records(source: Any) -> List[Any]:
     if isinstance(source, list):
         return source
     if not isinstance(source, dict):
@@ -59,7 +59,7 @@ def _records(source):
     return source.get("devices") or []
 
 
-def _worst(a, b):
+def _worst(a: str, b: str) -> str:
     return max(a, b, key=CLASSES.index)
 
 
@@ -78,7 +78,7 @@ def decide(device: str, record: Optional[Dict[str, Any]], pending: bool, force: 
                 "refused": "", "why": "%s: nothing to change" % device, "steps": ""}
     cls = (record or {}).get("class")
     if cls in CLASSES:
-        why = "%s in this run's change plan (%s)" % (cls, record.get("summary") or "-")
+        why = "%s in this run's change plan (%s)" % (cls, (record or {}).get("summary") or "-")
     elif record is not None:     # "new": a first render, nothing to compare with
         cls, why = TRAFFIC, "first render, nothing to compare with: rolled as traffic-affecting"
     else:
@@ -121,7 +121,7 @@ def reload_reason(record: Optional[Dict[str, Any]],
     return "; ".join(out)
 
 
-def _speed_gbps(text):
+def _speed_gbps(text: Any) -> Optional[int]:
     text = str(text or "").strip().upper()
     try:
         if text.endswith("G"):

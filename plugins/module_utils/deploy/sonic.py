@@ -186,7 +186,8 @@ def config_phases(running: Dict[str, Any], intended: Dict[str, Any],
     return buffers.phases(running, patch, changes, pointer)
 
 
-def _refuse_reload(running, patch, allow_reload):
+def _refuse_reload(running: Dict[str, Any], patch: List[Dict[str, Any]],
+                   allow_reload: Optional[Iterable[str]]) -> None:
     allowed = set(allow_reload or ())
     for op in patch:
         parts = op["path"].split("/")[1:]
@@ -206,11 +207,13 @@ def _refuse_reload(running, patch, allow_reload):
                              % (parts[1], field, old, new, RELOAD_FIELDS[field]))
 
 
-def _unescape(part):
+def _unescape(part: str) -> str:
     return part.replace("~1", "/").replace("~0", "~")
 
 
-def _refuse_referenced(running, intended, names, patch, owned):
+def _refuse_referenced(running: Dict[str, Any], intended: Dict[str, Any],
+                       names: AbstractSet[str], patch: List[Dict[str, Any]],
+                       owned: AbstractSet[str]) -> None:
     gone = set()
     for op in patch:
         parts = [_unescape(p) for p in op["path"].split("/")[1:]]
@@ -243,7 +246,8 @@ def _refuse_referenced(running, intended, names, patch, owned):
                            if table.startswith("BUFFER_") else ""))
 
 
-def _fields(table, key, have, want, owned):
+def _fields(table: str, key: str, have: Dict[str, Any], want: Dict[str, Any], owned: bool
+            ) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
     removes, writes = [], []
     for field in sorted(set(have) | set(want)):
         if field not in want:
@@ -260,7 +264,7 @@ def _fields(table, key, have, want, owned):
 
 def summarize(patch: List[Dict[str, Any]]) -> Dict[str, Dict[str, int]]:
     """{table: {"add": n, "replace": n, "remove": n}} for reports and diffs."""
-    out = {}
+    out = {}   # type: Dict[str, Dict[str, int]]
     for op in patch:
         table = op["path"].split("/")[1].replace("~1", "/").replace("~0", "~")
         counts = out.setdefault(table, {"add": 0, "replace": 0, "remove": 0})

@@ -17,7 +17,7 @@ __metaclass__ = type
 from typing import Any, Dict, List
 
 
-def _peers(summary):
+def _peers(summary: Dict[str, Any]) -> Dict[str, Any]:
     """{address: {"state": ...}} from FRR (``peers``, or under ``ipv4Unicast``) or from EOS
     ``show ip bgp summary | json`` (``vrfs.default.peers``, state in ``peerState``)."""
     if "vrfs" in summary:
@@ -38,7 +38,7 @@ def routes_list(routes: Any) -> List[Dict[str, Any]]:
     return routes
 
 
-def _nexthops(route):
+def _nexthops(route: Dict[str, Any]) -> int:
     if route.get("nexthops"):
         return len(route["nexthops"])
     return 1 if route.get("gateway") or route.get("dev") else 0

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """``roce_eos_base_config``: sections of an EOS switch the plan does not own that the inventory
 sets on purpose (a management interface, users, AAA, NTP, a banner, ...). Optional: the deploy
-keeps every section of the running config the plan does not own as it runs (deploy/eos.py,
+keeps every section of the running config the plan does not own as it runs (deploy/eos/,
 docs/deploy.md); a base config only changes or adds sections, and each of its sections is
 sent only where it differs from the running one.
 
@@ -20,7 +20,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from types import ModuleType
 from typing import Any, Iterable, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
@@ -36,13 +35,16 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
     raise RoceInputError naming the offending line."""
     if text is None:
         return []
-    eos_grammar = _grammar()
+    # the deploy guard's modules load only when a base config is read (importing the plan loads
+    # no deploy module)
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
+        grammar, management, ownership, stream)
     lines = [line.rstrip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
     while lines and not lines[0]:
         lines.pop(0)
-    ends = [n for n, line in enumerate(lines, 1) if eos_grammar.exec_word(line) == "end"]
+    ends = [n for n, line in enumerate(lines, 1) if stream.exec_word(line) == "end"]
     if ends:
         raise errors.RoceInputError(FIELD, "line %d: %s" % (ends[0], lines[ends[0] - 1]),
                                     ALLOWED, dev_name)
@@ -50,21 +52,21 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
         parse_blocks("\n".join(lines))
     except ValueError as exc:
         raise errors.RoceInputError(FIELD, _redacted(str(exc)), ALLOWED, dev_name) from None
-    ports = set(eos_grammar.canonical_interface(n) for n in port_names) | {"Loopback0"}
-    owner = eos_grammar.Ownership([])
+    ports = set(grammar.canonical_interface(n) for n in port_names) | {"Loopback0"}
+    owner = ownership.Ownership([])
     owner.ports = ports
     in_body = False
     for number, line in enumerate(lines, 1):
         if in_body:
             in_body = line.strip() != "EOF"
             continue
-        in_body = eos_grammar.is_multiline_head(line)
+        in_body = grammar.is_multiline_head(line)
         if not line or line.startswith((" ", "!")):
             continue
         words = line.split()
         if words[0].lower() == "interface":
             name = " ".join(words[1:])
-            canon = eos_grammar.canonical_interface(name)
+            canon = grammar.canonical_interface(name)
             tail = canon.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-")
             if ("," in canon or "-" in tail) and canon.startswith("Ethernet"):
                 raise errors.RoceInputError(
@@ -75,8 +77,8 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
             raise errors.RoceInputError(
                 FIELD, "line %d: %s" % (number, _redacted(line)), "lines the plan does not "
                 "render: '%s' is the plan's (%s)" % (_redacted(line), what), dev_name)
-    blocks = eos_grammar.read("\n".join(lines))
-    risks = eos_grammar.acl_risks(blocks, [eos_grammar.head_key(h) for h, _body in blocks])
+    blocks = grammar.read("\n".join(lines))
+    risks = management.acl_risks(blocks, [grammar.head_key(h) for h, _body in blocks])
     if risks:
         rule, acl = risks[0].split('"')[1], risks[0].split('"')[3]
         number = next((n for n, line in enumerate(lines, 1) if line.strip() == rule), 0)
@@ -87,15 +89,9 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
     return lines
 
 
-def _grammar() -> ModuleType:
-    """The EOS reader the deploy guard uses (loaded only when a base config is read, so that
-    importing the plan loads no deploy module)."""
-    from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
-    return eos
-
-
 def _redacted(message: str) -> str:
-    return _grammar().redact(message)
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import secrets
+    return secrets.redact(message)
 
 
 def parse_blocks(text: str) -> List[Tuple[str, List[Any]]]:
@@ -108,7 +104,7 @@ def parse_blocks(text: str) -> List[Tuple[str, List[Any]]]:
     root = []  # type: List[Tuple[str, List[Any]]]
     stack = [(-1, root)]  # type: List[Tuple[int, List[Any]]]
     body = None   # type: Optional[Tuple[int, List[Any], str]]
-    eos_grammar = _grammar()
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar, stream
     lines = text.splitlines()
     last = max([i for i, line in enumerate(lines, 1) if line.strip()] or [0])
     for number, raw in enumerate(lines, 1):
@@ -122,7 +118,7 @@ def parse_blocks(text: str) -> List[Tuple[str, List[Any]]]:
         if "\t" in raw:
             raise ValueError("line %d: tab in indentation" % number)
         indent = len(raw) - len(raw.lstrip(" "))
-        word = eos_grammar.exec_word(raw)
+        word = stream.exec_word(raw)
         if word == "end" and raw == "end" and number == last:
             continue                       # a whole config's last line, as EOS prints it
         if word:
@@ -140,7 +136,7 @@ def parse_blocks(text: str) -> List[Tuple[str, List[Any]]]:
         node = (raw.strip(), [])  # type: Tuple[str, List[Any]]
         stack[-1][1].append(node)
         stack.append((level, node[1]))
-        if eos_grammar.is_multiline_head(raw):
+        if grammar.is_multiline_head(raw):
             body = (number, node[1], raw.strip())
     if body is not None:
         raise ValueError("line %d: '%s' has no EOF line: every later line would become its "

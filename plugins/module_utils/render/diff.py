@@ -21,7 +21,7 @@ import difflib
 import json
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar, secrets
 
 CONTEXT_LINES = 3
 MAX_DIFF_LINES = 400     # above this a file's diff is summarised (a first render, a big change)
@@ -38,7 +38,7 @@ def file_diff(path: str, old: Optional[str], new: str, full: bool = False) -> st
     configuration (or with ``full``), one summary line for any other file. Password hashes,
     keys and communities (the EOS base config's) are redacted, as in every deploy message."""
     text = _file_diff(path, old, new, full)
-    return eos.redact_text(text) + ("\n" if text.endswith("\n") else "")
+    return secrets.redact_text(text) + ("\n" if text.endswith("\n") else "")
 
 
 def _file_diff(path: str, old: Optional[str], new: str, full: bool) -> str:
@@ -58,7 +58,7 @@ def _file_diff(path: str, old: Optional[str], new: str, full: bool) -> str:
     if path.endswith(".json"):
         body = _json_summary(old, new)
     elif path.endswith(".cfg"):
-        # a new file: no sections before (eos.sections reads None as "", deploy/eos.py read)
+        # a new file: no sections before (grammar.sections reads None as "", deploy/eos/grammar.py read)
         body = _section_summary(old or "", new)
     else:
         body = None
@@ -189,7 +189,7 @@ def _short(value: Any) -> str:
 
 def _section_summary(old: str, new: str) -> List[str]:
     """Per EOS top-level section: added, removed, changed (by the section's first word)."""
-    before, after = eos.sections(old), eos.sections(new)
+    before, after = grammar.sections(old), grammar.sections(new)
     groups: Dict[str, Dict[str, List[str]]] = {}    # first word -> kind -> heads
     for head in set(before) | set(after):
         kind = "added" if head not in before else "removed" if head not in after else \

@@ -11,7 +11,7 @@ __metaclass__ = type
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
 from ansible_collections.roce.fabric.plugins.module_utils.render.change_classes import (
     Part, part)
 
@@ -51,7 +51,7 @@ def _line_reason(line: str, default: str) -> str:
 def eos_parts(old: str, new: str) -> List[Part]:
     """Per EOS section kind (interface, qos profile, router bgp, ...): sections added, removed
     and changed, and the class from the lines that change."""
-    before, after = eos.sections(old or ""), eos.sections(new or "")
+    before, after = grammar.sections(old or ""), grammar.sections(new or "")
     groups: Dict[str, Dict[str, Any]] = {}
     for head in set(before) | set(after):
         a, b = before.get(head), after.get(head)

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import eos as guard
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import management
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
@@ -38,12 +38,12 @@ def test_a_replace_carrying_the_base_config_keeps_the_management_plane(example):
     rendered = eos.eos_config(_leaf2a(example))
     running = "! device: leaf2a (DCS-7060X6-64PE, EOS-4.32.2F)\n!\nhostname leaf2a\n!\n" + \
         BASE + "\n!\nend\n"
-    assert guard.lockout_risks(running, rendered) == []
+    assert management.lockout_risks(running, rendered) == []
 
 
 def test_a_replace_without_it_names_everything_it_would_remove(example):
     rendered = eos.eos_config(_leaf2a(example, base=None))
-    risks = guard.lockout_risks("hostname leaf2a\n" + BASE + "\nend\n", rendered)
+    risks = management.lockout_risks("hostname leaf2a\n" + BASE + "\nend\n", rendered)
     for expected in ('management interface "interface Management1": removed',
                      'VRF "vrf instance MGMT": removed',
                      'static route "ip route vrf MGMT 0.0.0.0/0 192.0.2.1": removed',
@@ -59,7 +59,7 @@ def test_a_replace_without_it_names_everything_it_would_remove(example):
 
 def test_a_changed_management_address_is_named_with_both_lines(example):
     rendered = eos.eos_config(_leaf2a(example, BASE.replace("192.0.2.21/24", "192.0.2.99/24")))
-    risks = guard.lockout_risks(BASE, rendered)
+    risks = management.lockout_risks(BASE, rendered)
     assert risks == ['management interface "interface Management1": changed '
                      '(-ip address 192.0.2.21/24, +ip address 192.0.2.99/24)']
 

@@ -3,7 +3,7 @@
 The real configs are read from ../shared/running-configs/eos (never copied here); their tests
 skip with one line when it is absent and are required with ROCE_REQUIRE_SONIC_YANG=1. A roll is
 replayed on the stand-in eAPI's session model (tests/integration/eos_eapi.py) with exactly the
-commands arista.eos's eos_config would send (deploy.eos.sent)."""
+commands arista.eos's eos_config would send (deploy/eos/stream.py, sent)."""
 import importlib.util
 import os
 import re
@@ -11,7 +11,9 @@ import re
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain, eos as guard
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
+    candidate, grammar, ownership, secrets, session, stream)
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
 
@@ -50,7 +52,7 @@ def commit(state, lines):
     diff the switch showed before the commit."""
     device = eapi.Device(str(state), "leaf2a")
     device.run("configure session roce", "text")
-    for cmd in guard.sent("\n".join(lines)):
+    for cmd in stream.sent("\n".join(lines)):
         device.run({"cmd": cmd[0], "input": cmd[1]} if isinstance(cmd, tuple) else cmd, "text")
     diff = device.run("show session-config diffs", "text")["output"]
     device.run("commit", "text")
@@ -72,37 +74,37 @@ def test_a_roll_on_a_real_running_config_keeps_every_line_the_plan_does_not_own(
     remove = [_bgp(text)]
     (tmp_path / "running-config").write_text(text)
     assert eapi.show(eapi.parse(text)) == text           # the stand-in prints it as it came
-    result = guard.plan_deploy(text, rendered, remove, drain=True)
+    result = candidate.plan_deploy(text, rendered, remove, drain=True)
     assert result["refusals"] == []
-    own = guard.Ownership(guard.split_rendered(rendered)[0])
-    kept = [b for b in guard.read(text) if own.owner(b[0]) is None]
+    own = ownership.Ownership(ownership.split_rendered(rendered)[0])
+    kept = [b for b in grammar.read(text) if own.owner(b[0]) is None]
     assert result["kept_sections"] == len(kept) and result["kept"] > 30
     for step in ("drain", "apply", "undrain"):
         before = (tmp_path / "running-config").read_text()
         diff = commit(tmp_path, result[step])
         if step != "drain":
-            assert guard.session_risks(before, diff, rendered, remove) == []
+            assert session.session_risks(before, diff, rendered, remove) == []
         after = (tmp_path / "running-config").read_text()
-        blocks = dict((guard.head_key(h), b) for h, b in guard.read(after))
-        assert [h for h, b in kept if blocks.get(guard.head_key(h)) != b] == []
+        blocks = dict((grammar.head_key(h), b) for h, b in grammar.read(after))
+        assert [h for h, b in kept if blocks.get(grammar.head_key(h)) != b] == []
         sent = "\n".join(result[step])
         assert not [s for s in SECRETS if s in sent]
     after = (tmp_path / "running-config").read_text()
-    assert guard.plan_deploy(after, rendered)["check"] == []          # second run: nothing
-    commit(tmp_path, guard.restore(after, text))
+    assert candidate.plan_deploy(after, rendered)["check"] == []          # second run: nothing
+    commit(tmp_path, candidate.restore(after, text))
     restored = (tmp_path / "running-config").read_text()
-    blocks = dict((guard.head_key(h), b) for h, b in guard.read(restored))
-    assert [h for h, b in kept if blocks.get(guard.head_key(h)) != b] == []
+    blocks = dict((grammar.head_key(h), b) for h, b in grammar.read(restored))
+    assert [h for h, b in kept if blocks.get(grammar.head_key(h)) != b] == []
     # the plan's sections come back with the same lines (EOS prints them in its own order)
-    assert sorted(guard.read(restored)) != [] and sorted(
-        (guard.head_key(h), sorted(guard.items(b))) for h, b in guard.read(restored)) == sorted(
-        (guard.head_key(h), sorted(guard.items(b))) for h, b in guard.read(text))
+    assert sorted(grammar.read(restored)) != [] and sorted(
+        (grammar.head_key(h), sorted(grammar.items(b))) for h, b in grammar.read(restored)) == sorted(
+        (grammar.head_key(h), sorted(grammar.items(b))) for h, b in grammar.read(text))
 
 
 @pytest.mark.parametrize("name", REAL)
 def test_a_foreign_bgp_instance_is_refused_until_named(example, name):
     text = real(name)
-    refusals = guard.plan_deploy(text, eos.eos_config(_leaf2a(example)))["refusals"]
+    refusals = candidate.plan_deploy(text, eos.eos_config(_leaf2a(example)))["refusals"]
     assert len(refusals) == 1 and _bgp(text) in refusals[0]
     assert "switch_deploy_eos_remove" in refusals[0]
 
@@ -111,7 +113,7 @@ def test_the_banner_and_event_handler_bodies_survive_byte_for_byte(example, tmp_
     text = real("composite-ai-leaf-mgmt.cfg")
     rendered = eos.eos_config(_leaf2a(example))
     (tmp_path / "running-config").write_text(text)
-    result = guard.plan_deploy(text, rendered, [_bgp(text)], drain=True)
+    result = candidate.plan_deploy(text, rendered, [_bgp(text)], drain=True)
     for step in ("drain", "apply", "undrain"):
         commit(tmp_path, result[step])
     after = (tmp_path / "running-config").read_text()
@@ -127,35 +129,35 @@ def test_what_eos_config_would_send_loses_banner_lines(example):
     """Why kept sections are never sent: through arista.eos a banner as EOS prints it loses its
     '!' lines and indentation, and an event-handler body is typed as commands."""
     text = real("composite-ai-leaf-mgmt.cfg")
-    banner = [b for b in guard.read(text) if b[0] == "banner motd"][0]
+    banner = [b for b in grammar.read(text) if b[0] == "banner motd"][0]
     lines = [banner[0]] + banner[1]
-    risks = guard.stream_risks(lines)
+    risks = stream.stream_risks(lines)
     assert any("!!! Unauthorized" in r for r in risks)
     assert any("Authorized access only" in r for r in risks)
-    handler = [b for b in guard.read(text) if b[0] == "event-handler trigger-on-boot"][0]
-    assert any("multi-line body" in r for r in guard.stream_risks([handler[0]] + handler[1]))
+    handler = [b for b in grammar.read(text) if b[0] == "event-handler trigger-on-boot"][0]
+    assert any("multi-line body" in r for r in stream.stream_risks([handler[0]] + handler[1]))
 
 
 def test_the_sent_stream_is_what_arista_eos_sends():
     src = "interface Ethernet1/1\n   mtu 9216\n   end\ncopy running-config startup-config\n" \
           "banner motd\n  hello\n! not sent\nEOF\n"
-    assert guard.sent(src) == ["interface Ethernet1/1", "mtu 9216", "end",
+    assert stream.sent(src) == ["interface Ethernet1/1", "mtu 9216", "end",
                                "copy running-config startup-config", ("banner motd", "hello")]
-    assert "end" not in guard.sent(src, "network_cli")
-    risks = guard.stream_risks(src.splitlines())
+    assert "end" not in stream.sent(src, "network_cli")
+    risks = stream.stream_risks(src.splitlines())
     assert any('"end"' in r and "exec command" in r for r in risks)
     assert any("copy running-config" in r for r in risks)
-    assert guard.stream_risks(["banner motd", "hello"]) == [
+    assert stream.stream_risks(["banner motd", "hello"]) == [
         '"banner motd": no EOF line - every later line would become banner text']
 
 
 def test_a_base_config_identical_to_the_running_one_sends_nothing_outside_the_plan(example):
     text = real("composite-ai-leaf-mgmt.cfg")
-    mgmt = [b for b in guard.read(text) if b[0] in ("interface Management1",
+    mgmt = [b for b in grammar.read(text) if b[0] in ("interface Management1",
                                                     "management ssh", "banner motd")]
-    base = "\n".join(guard.render(mgmt).splitlines()).rstrip("!\n")
+    base = "\n".join(grammar.render(mgmt).splitlines()).rstrip("!\n")
     rendered = eos.eos_config(_leaf2a(example, base))
-    result = guard.plan_deploy(text, rendered, [_bgp(text)])
+    result = candidate.plan_deploy(text, rendered, [_bgp(text)])
     assert result["refusals"] == []
     assert not [line for line in result["check"] if "Management1" in line or "banner" in line
                 or "ssh" in line]
@@ -166,11 +168,11 @@ def test_a_base_config_changing_the_management_plane_is_refused_with_secrets_red
     base = ("username admin privilege 15 role network-admin secret sha512 $6$new$hash\n"
             "interface Management1\n   vrf MGMT\n   ip address 192.168.200.199/24")
     rendered = eos.eos_config(_leaf2a(example, base))
-    refusals = guard.plan_deploy(text, rendered, [_bgp(text)])["refusals"]
+    refusals = candidate.plan_deploy(text, rendered, [_bgp(text)])["refusals"]
     assert any('management interface "interface Management1": changed' in r for r in refusals)
     assert any("local user" in r for r in refusals)
     assert not [r for r in refusals if "$6$" in r]
-    allowed = guard.plan_deploy(text, rendered, [_bgp(text)], allow_management_change=True)
+    allowed = candidate.plan_deploy(text, rendered, [_bgp(text)], allow_management_change=True)
     assert allowed["refusals"] == [] and allowed["secrets"]
 
 
@@ -178,7 +180,7 @@ def test_an_acl_denying_management_is_refused(example):
     text = real("composite-ai-leaf-mgmt.cfg")
     base = "ip access-list CPP-MGMT\n   5 deny tcp any any eq ssh\n   10 permit ip any any"
     rendered = eos.eos_config(_leaf2a(example, base))
-    refusals = guard.plan_deploy(text, rendered, [_bgp(text)],
+    refusals = candidate.plan_deploy(text, rendered, [_bgp(text)],
                                  allow_management_change=True)["refusals"]
     assert refusals == ['"5 deny tcp any any eq ssh" in "ip access-list CPP-MGMT": the ACL is '
                         'applied to management or the control plane and this rule denies '
@@ -192,9 +194,9 @@ def test_a_session_diff_changing_a_kept_section_is_refused():
     diff = "--- system:/running-config\n+++ session:/session-config\n" + "".join(
         "@@ -%d,1 +%d,0 @@\n-%s\n" % (i, i, line) for i, line in
         enumerate(text.splitlines(), 1) if line.startswith("daemon TerminAttr"))
-    risks = guard.session_risks(text, diff, rendered)
+    risks = session.session_risks(text, diff, rendered)
     assert any('"daemon TerminAttr"' in r for r in risks)
-    assert guard.session_risks(text, "--- a\n+++ b\n@@ -1,1 +1,1 @@\n-nonsense\n+x\n",
+    assert session.session_risks(text, "--- a\n+++ b\n@@ -1,1 +1,1 @@\n-nonsense\n+x\n",
                                rendered)[0].startswith("the session diff does not apply")
 
 
@@ -222,10 +224,10 @@ def test_the_gate_refuses_with_one_line_naming_the_line(example, line, why):
 
 def test_the_gate_takes_eos_as_it_prints_it(example):
     text = real("composite-ai-leaf-mgmt.cfg")
-    blocks = [b for b in guard.read(text) if b[0].startswith((
+    blocks = [b for b in grammar.read(text) if b[0].startswith((
         "event-handler", "banner", "alias", "daemon", "role", "management", "ip access-list",
         "system control-plane", "snmp-server", "no snmp-server", "tacacs-server", "dns"))]
-    base = guard.render(blocks).rstrip("!\n")
+    base = grammar.render(blocks).rstrip("!\n")
     device = _leaf2a(example, base)
     assert "      if [ 15 -gt 10 ]" in device["base_config"]
 
@@ -243,16 +245,16 @@ def test_secrets_are_redacted():
             ("   exec /usr/bin/TerminAttr -cvauth=key,telarista -cvvrf=MGMT",
              "   exec /usr/bin/TerminAttr -cvauth=key,<redacted> -cvvrf=MGMT"),
             ("   set community GSHUT", "   set community GSHUT")):
-        assert guard.redact(line) == want
+        assert secrets.redact(line) == want
     text = real("composite-ai-leaf-mgmt.cfg")
-    assert not [s for s in SECRETS if s in guard.redact_text(text)]
+    assert not [s for s in SECRETS if s in secrets.redact_text(text)]
 
 
 def test_interface_names_are_canonical():
     for name in ("Et1/1", "et1/1", "eth1/1", "ethernet1/1", "Ethernet 1/1", "ETHERNET1/1"):
-        assert guard.canonical_interface(name) == "Ethernet1/1"
-    assert guard.canonical_interface("Ma1") == "Management1"
-    assert guard.canonical_interface("Po10") == "Port-Channel10"
+        assert grammar.canonical_interface(name) == "Ethernet1/1"
+    assert grammar.canonical_interface("Ma1") == "Management1"
+    assert grammar.canonical_interface("Po10") == "Port-Channel10"
 
 
 def test_drain_leaves_banners_and_vrf_neighbours_alone():
