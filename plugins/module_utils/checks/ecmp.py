@@ -102,7 +102,7 @@ def balls_into_bins(flows: int, links: int) -> Dict[str, Any]:
             return _p_max_at_most_float(n, m, k)
     # E[max] = sum over j >= 1 of P(max >= j) = sum of (1 - P(max <= j - 1)).
     k = -(-n // m)                 # the max load is at least ceil(N/M)
-    expected = k - 1
+    expected: Union[Fraction, float] = k - 1
     below = at_most(k - 1) if k > 1 else 0
     while 1 - below > (TAIL if exact else 1e-12):
         expected += 1 - below

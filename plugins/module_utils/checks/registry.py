@@ -27,9 +27,8 @@ class _MakeFinding(Protocol):
                  hint: str, **numbers: Any) -> Finding: ...
 
 
-# errors.finding() itself: the plain dict it builds is a records.Finding, which errors.py (upstream
-# of records) cannot name.
-finding = cast(_MakeFinding, errors.finding)
+# errors.finding() itself, which returns errors.py's own declaration of records.Finding
+finding: _MakeFinding = errors.finding
 
 
 class Rule(NamedTuple):

@@ -143,7 +143,7 @@ for _t in TEMPLATES.values():
 # The vendor's lossless defaults the deviation report sets beside the plan (value, source): per
 # platform (hardware/platforms.py NAMES), then per HWSKU.
 _QOS_CONFIG = _BUILDIMAGE + "files/build_templates/qos_config.j2 (sonic.md §1.2)"
-VENDOR_DEFAULTS = {
+VENDOR_DEFAULTS: Dict[str, Dict[str, Tuple[Any, str]]] = {
     "sonic": {
         "wred": ({"kmin_bytes": 1048576, "kmax_bytes": 2097152, "pmax_percent": 5},
                  _QOS_CONFIG + ": WRED_PROFILE AZURE_LOSSLESS"),

@@ -342,9 +342,8 @@ class RoceInputErrors(errors.RoceInputError):
             label = "%s and %d more host%s" % (host, more, "s" if more > 1 else "") if more \
                 else host
             line = errors.RoceInputError(field, value, allowed, label)
-            # an ad-hoc attribute (plugins/action/plan.py reads it with getattr): errors.py's
-            # RoceInputError does not declare it
-            line.first_host = host   # type: ignore[attr-defined]
+            # plugins/action/plan.py reads it back (with getattr: other errors lack it)
+            line.first_host = host
             self.lines.append(line)
         first = self.lines[0]
         super(RoceInputErrors, self).__init__(first.field, first.value, first.allowed,

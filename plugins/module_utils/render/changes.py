@@ -105,9 +105,10 @@ def change_plan(records: Iterable[Dict[str, Any]], outside: Iterable[Dict[str, A
     out = {r["device"]: dict(r, outside=True) for r in outside if r["device"] not in inside}
     devices = sorted(list(inside.values()) + list(out.values()),
                      key=lambda r: (r["device"] not in inside, r["device"]))
-    result = {"devices": devices, "classes": {}, "outside_limit": None}
+    classes: Dict[str, int] = {}
+    result: Dict[str, Any] = {"devices": devices, "classes": classes, "outside_limit": None}
     for r in devices:
-        result["classes"][r["class"]] = result["classes"].get(r["class"], 0) + 1
+        classes[r["class"]] = classes.get(r["class"], 0) + 1
     if out:
         peers = neighbours(plan, inside) if plan else {}
         names = sorted(out)
@@ -144,11 +145,11 @@ def table(changes: Dict[str, Any], path: str = "intended/fabric/changes.md") -> 
     return out
 
 
-def _tags(outside):
+def _tags(outside: Dict[str, Any]) -> str:
     return " --tags %s" % ",".join(outside["tags"]) if outside.get("tags") else ""
 
 
-def _short(record, limit=4):
+def _short(record: Dict[str, Any], limit: int = 4) -> str:
     parts = record.get("parts") or []
     if not parts:
         return record.get("summary", "")

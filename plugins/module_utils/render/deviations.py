@@ -12,7 +12,7 @@ __metaclass__ = type
 
 import re
 from collections import OrderedDict
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import sku_tables
 from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
@@ -49,7 +49,8 @@ def _diff(vendor: Any, rendered: Any) -> str:
     return "{:+,}".format(d) + pct
 
 
-def _row(number, vendor, rendered, reason, vendor_text=None) -> Row:
+def _row(number: str, vendor: Any, rendered: Any, reason: str,
+         vendor_text: Optional[str] = None) -> Row:
     return (number, vendor_text or _n(vendor), _n(rendered), _diff(vendor, rendered),
             "" if vendor == rendered else reason)
 
@@ -65,7 +66,8 @@ def device_rows(dev: SwitchIntent) -> List[Row]:
     defaults = dict(sku_tables.VENDOR_DEFAULTS[dev["platform"]])
     defaults.update(sku_tables.VENDOR_DEFAULTS.get(hwsku or "", {}))
     rows = []
-    classes = OrderedDict()      # (speed, cable class, MTU) -> a port's lossless
+    # (speed, cable class, MTU) -> a port's lossless
+    classes: Dict[Tuple[int, int, int], Any] = OrderedDict()
     for port in dev["ports"]:
         ll = port["lossless"]
         if ll:
@@ -111,10 +113,11 @@ def device_rows(dev: SwitchIntent) -> List[Row]:
     return rows
 
 
-def _qos_rows(dev, classes, defaults) -> List[Row]:
+def _qos_rows(dev: SwitchIntent, classes: Mapping[Tuple[int, int, int], Any],
+              defaults: Mapping[str, Tuple[Any, str]]) -> List[Row]:
     rows = []
     wred, wred_src = defaults["wred"]
-    marks = OrderedDict()
+    marks: Dict[int, Any] = OrderedDict()
     for (speed, _cable, _mtu), ll in classes.items():
         if ll["ecn"]:
             marks.setdefault(speed, ll["ecn"])
@@ -142,8 +145,8 @@ def _qos_rows(dev, classes, defaults) -> List[Row]:
 
 def deviations_md(plan: Plan, switches: Optional[List[SwitchIntent]] = None) -> str:
     """fabric/deviations.md of ``plan``."""
-    groups = OrderedDict()      # (heading, rows...) -> device names
-    heads = {}
+    groups: Dict[Tuple[Any, ...], List[str]] = OrderedDict()   # (heading, rows...) -> names
+    heads: Dict[Tuple[Any, ...], str] = {}
     for dev in switches or []:
         rows = tuple(device_rows(dev))
         hw = dev.get("hardware") or {}
@@ -157,7 +160,7 @@ def deviations_md(plan: Plan, switches: Optional[List[SwitchIntent]] = None) -> 
            "`qos_config.j2` WRED, the PFC watchdog default; sources in "
            "`plugins/module_utils/hardware/sku_tables.py`), the difference and the reason. "
            "`=`: the vendor's number is rendered.", "", "## Fabric", ""]
-    count = OrderedDict()
+    count: Dict[str, int] = OrderedDict()
     for key, names in groups.items():
         for row in key[1:]:
             if row[3] != "=":

@@ -90,7 +90,7 @@ def device_doc(dev: SwitchIntent) -> str:
         "- catalog facts used without a verified source: %s."
         % (", ".join(dev["unverified_facts"]) or "none"),
     ]
-    sources = sorted(set(p["lossless"]["headroom"].get("source") for p in dev["ports"]
+    sources = sorted(set(str(p["lossless"]["headroom"].get("source")) for p in dev["ports"]
                          if p["lossless"] and p["lossless"]["headroom"].get("source")))
     if sources:
         lines.append("- headroom rows: %s." % "; ".join(sources))

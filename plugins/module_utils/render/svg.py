@@ -22,10 +22,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, cast
 from xml.sax.saxutils import escape
 
-from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    HostIntent, Plan, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import registry
 
 Node = Tuple[Any, ...]      # (id, tier, plane, label, sublabel, fill meaning)
@@ -62,19 +63,21 @@ def colour(meaning: str) -> str:
     return COLOURS[meaning][0]
 
 
-def _text(x, y, text, size=11, anchor="middle", extra=""):
+def _text(x: float, y: float, text: Any, size: int = 11, anchor: str = "middle",
+          extra: str = "") -> str:
     return '<text x="%.1f" y="%.1f" font-size="%d" text-anchor="%s" %s%s>%s</text>' % (
         x, y, size, anchor, FONT, extra, escape(str(text)))
 
 
-def _svg(width, height, body):
+def _svg(width: float, height: float, body: List[str]) -> str:
     return "\n".join(['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
                       'viewBox="0 0 %d %d">' % (width, height, width, height),
                       '<rect width="100%" height="100%" fill="white"/>'] + body + ["</svg>"]) \
         + "\n"
 
 
-def _legend(x, y, entries, right=None):
+def _legend(x: float, y: float, entries: Iterable[Tuple[str, str]],
+            right: Optional[float] = None) -> Tuple[List[str], float]:
     """Swatches with their meaning, left to right (wrapping before ``right``); returns (svg
     elements, y of the last row)."""
     out, x0 = [], x
@@ -98,7 +101,8 @@ def _legend(x, y, entries, right=None):
 
 def _ranges(numbers: Sequence[int]) -> str:
     """'0-1', '3', '0-2, 5'."""
-    out, run = [], []
+    out: List[str] = []
+    run: List[int] = []
     for n in sorted(set(numbers)):
         if run and n == run[-1] + 1:
             run.append(n)
@@ -120,8 +124,10 @@ def names_text(names: Sequence[str], limit: int = 6) -> str:
     return "%s and %d more" % (", ".join(names[:limit - 1]), len(names) - limit + 1)
 
 
-def _switch_nodes(switches, detail):
-    node_of, nodes = {}, {}
+def _switch_nodes(switches: Sequence[SwitchIntent], detail: bool
+                  ) -> Tuple[Dict[str, str], Dict[str, List[Any]]]:
+    node_of: Dict[str, str] = {}
+    nodes: Dict[str, List[Any]] = {}
     for d in sorted(switches, key=lambda d: (d.get("plane") or 0, d.get("pod") or "", d["name"])):
         if detail:
             key = d["name"]
@@ -141,14 +147,18 @@ def _switch_nodes(switches, detail):
     return node_of, nodes
 
 
-def _host_groups(plan, node_of, detail):
+def _host_groups(plan: Plan, node_of: Mapping[str, str],
+                 detail: bool) -> Dict[Tuple[Any, ...], List[Any]]:
     """Hosts as wired: {group key: [hosts, nics, {leaf node: (rails, links)}]}, a group being
     the hosts cabled to the same set of leaf nodes (every host in one group)."""
-    by_leaves = {}
-    for d in plan["devices"].values():
-        if d["kind"] != "host" or not d["nics"]:
+    by_leaves: Dict[Tuple[Any, ...], List[Any]] = {}
+    for dev in plan["devices"].values():
+        if dev["kind"] != "host":
             continue
-        rails = {}
+        d = cast(HostIntent, dev)
+        if not d["nics"]:
+            continue
+        rails: Dict[str, List[int]] = {}
         for nic in d["nics"]:
             rails.setdefault(node_of[nic["leaf"]], []).append(nic["rail"])
         key = tuple(sorted((leaf, tuple(r)) for leaf, r in rails.items())) if detail else \
@@ -163,14 +173,15 @@ def _host_groups(plan, node_of, detail):
     return by_leaves
 
 
-def _nodes(plan):
+def _nodes(plan: Plan) -> Tuple[List[Node], Dict[Tuple[str, str], str],
+                              Dict[Tuple[str, str], int], bool]:
     """[(node id, tier, plane, label, sublabel, fill meaning)], {(a, b): label} and {(a, b):
     links} between nodes, and whether switches are drawn one by one (else by pod); host boxes
     have tier "hosts" and plane None (they sit below every plane)."""
-    switches = [d for d in plan["devices"].values() if d["kind"] == "switch"]
+    switches = [cast(SwitchIntent, d) for d in plan["devices"].values() if d["kind"] == "switch"]
     detail = len(switches) <= MAX_DETAIL_SWITCHES
     node_of, nodes = _switch_nodes(switches, detail)
-    links = {}
+    links: Dict[Tuple[str, str], int] = {}
     for d in switches:
         for port in d["ports"]:
             if port["peer_kind"] == "host":
@@ -178,7 +189,7 @@ def _nodes(plan):
             a, b = node_of[d["name"]], node_of.get(port["peer"])
             if b is None or a == b:
                 continue
-            edge = tuple(sorted((a, b)))
+            edge = (a, b) if a < b else (b, a)
             links[edge] = links.get(edge, 0) + 1
     labels = dict((edge, "x%d" % (count // 2) if count > 2 else "")   # counted from both ends
                   for edge, count in links.items())
@@ -199,9 +210,9 @@ def _nodes(plan):
     return [tuple(n[:6]) for n in nodes.values()], labels, widths, detail
 
 
-def _spread(wanted, lo, step):
+def _spread(wanted: Sequence[float], lo: float, step: float) -> List[float]:
     """x positions near ``wanted`` (sorted), at least ``step`` apart, none left of ``lo``."""
-    out = []
+    out: List[float] = []
     for x in wanted:
         out.append(max(x, lo if not out else out[-1] + step))
     return out
@@ -333,11 +344,11 @@ def _mixed_fill() -> str:
     return '<defs><linearGradient id="mixed">%s</linearGradient></defs>' % "".join(stops)
 
 
-def _mib(value):
+def _mib(value: float) -> str:
     return "%.1f MiB" % (value / 1048576.0) if value >= 1048576 else "%.0f KiB" % (value / 1024.0)
 
 
-def _carve(buf):
+def _carve(buf: Mapping[str, Any]) -> List[Tuple[str, str, int]]:
     """[(meaning, label, bytes)] of the carve, then the shared pool."""
     pooled = any(item[0] == "shared_headroom_pool" for item in buf["carve"])
     out = []
@@ -350,12 +361,13 @@ def _carve(buf):
     return out
 
 
-def _marks(dev):
+def _marks(dev: SwitchIntent) -> Tuple[List[Tuple[str, str, Any]], Any, Dict[str, Any]]:
     """[(meaning, label, bytes)] on the threshold axis, and the ECN marks and trigger."""
     buf = dev["buffer"]
     trig = buf["trigger"] or {}
     ports = [p["lossless"] for p in dev["ports"] if p["lossless"]]
-    marks, ecn = [], None
+    marks: List[Tuple[str, str, Any]] = []
+    ecn = None
     if ports:
         headroom = max(ports, key=lambda ll: ll["headroom"]["xoff_bytes"])
         ecn = ports[0]["ecn"]
@@ -407,7 +419,7 @@ def buffer(devs: List[SwitchIntent], key: str) -> str:
     lo, hi = math.log10(1024), math.log10(total)
     axis_y = y + 84
 
-    def at(value):
+    def at(value: float) -> float:
         return left + span * (math.log10(max(value, 1024)) - lo) / (hi - lo)
     body.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#111827"/>' % (
         left, axis_y, right, axis_y))

@@ -8,7 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List
+from typing import Any, List, Mapping
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render.renderer import (
@@ -28,7 +28,7 @@ def doc_notes(dev: SwitchIntent) -> List[str]:
     return lines + buffer_lines(dev["buffer"])
 
 
-def buffer_lines(buf: Dict[str, Any]) -> List[str]:
+def buffer_lines(buf: Mapping[str, Any]) -> List[str]:
     """What SONiC's buffer manager is told, and why the plan equals what it computes."""
     sonic = buf.get("sonic")
     if not sonic:
