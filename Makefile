@@ -40,8 +40,9 @@ test: unit lint doc-check sanity molecule
 unit: setup
 	$(BIN)/pytest -q tests/unit tests/integration
 
-# The hooks of .pre-commit-config.yaml over every file: ruff, yamllint, the generated doc tables,
-# antsibull-changelog lint, ansible-lint (pre-commit's own state stays in the checkout).
+# The hooks of .pre-commit-config.yaml over every file: ruff, mypy (mypy.ini), yamllint, the
+# generated doc tables, antsibull-changelog lint, ansible-lint (pre-commit's own state stays in
+# the checkout).
 lint: setup
 	PRE_COMMIT_HOME=$(CURDIR)/.ansible/pre-commit $(BIN)/pre-commit run --all-files --show-diff-on-failure
 
