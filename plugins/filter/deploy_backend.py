@@ -1,0 +1,29 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, roce.fabric contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Jinja2 filter of the switch deploy role's default backend. Documentation: deploy_backend.yml.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import backends
+
+
+def deploy_backend(platform):
+    # The registry's default per platform (deploy/backends.py DEFAULTS), not the platform's
+    # name taken for a backend's: the two name lists differ (linux is a backend only).
+    try:
+        return backends.default_for(platform)
+    except ValueError as exc:
+        raise AnsibleFilterError("roce.fabric.deploy_backend: %s" % exc) from exc
+
+
+class FilterModule(object):
+    """roce.fabric deploy backend filter."""
+
+    def filters(self):
+        return {"deploy_backend": deploy_backend}
