@@ -90,6 +90,8 @@ def test_every_backend_has_its_entry_file():
 def test_a_backend_runs_the_frr_flow_exactly_when_the_registry_says_so():
     wrong = []
     for b in backends.BACKENDS.values():
+        if not os.path.isfile(os.path.join(TASKS, b.tasks)):
+            continue                    # test_every_backend_has_its_entry_file names it
         imports = [include_file(t) for t in tasks_of(load(os.path.join(TASKS, b.tasks)))]
         if (FLOW in imports) != b.frr_flow:
             wrong.append("%s (frr_flow %s) %s %s" % (
