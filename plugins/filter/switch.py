@@ -16,7 +16,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
     candidate, management, secrets, session)
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import roll
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import backends, roll
 from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
 
 
@@ -104,13 +104,18 @@ def roll_plan(device, records=None, plan_records=None, pending=False, force=Fals
                        bool(allow_reload), change_classes.REASONS)
 
 
-def port_problems(device, live, source="linux"):
-    parsers = {"linux": roll.ports_linux, "sonic": roll.ports_sonic, "eos": roll.ports_eos}
-    if source not in parsers or not isinstance(device, dict):
+# port_problems' sources are the deploy backends (each parses its own port check's output); the
+# message lists the default first.
+_PORT_SOURCES = backends.one_of((backends.PORT_SOURCE,) + tuple(
+    n for n in backends.NAMES if n != backends.PORT_SOURCE))
+
+
+def port_problems(device, live, source=backends.PORT_SOURCE):
+    if source not in backends.BACKENDS or not isinstance(device, dict):
         raise AnsibleFilterError("roce.fabric.port_problems: expected the switch's plan intent "
-                                 "and source linux, sonic or eos")
+                                 "and source %s" % _PORT_SOURCES)
     try:
-        return roll.port_problems(roll.planned_ports(device), parsers[source](live))
+        return roll.port_problems(roll.planned_ports(device), backends.BACKENDS[source].ports(live))
     except (KeyError, TypeError, ValueError) as exc:
         raise AnsibleFilterError("roce.fabric.port_problems: %s" % exc) from exc
 
