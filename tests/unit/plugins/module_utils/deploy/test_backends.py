@@ -14,11 +14,8 @@ from ansible_collections.roce.fabric.plugins.filter import deploy_backend as bac
 from ansible_collections.roce.fabric.plugins.filter import switch as switch_filters
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import backends, roll
 
-try:        # the platform name list (issue 26); before it, the input schema's enum
-    from ansible_collections.roce.fabric.plugins.module_utils.hardware.platforms import (
-        NAMES as PLATFORMS)
-except ImportError:
-    from ansible_collections.roce.fabric.plugins.module_utils.inputs.schema import PLATFORMS
+from ansible_collections.roce.fabric.plugins.module_utils.hardware.platforms import (
+    NAMES as PLATFORMS)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
