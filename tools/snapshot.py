@@ -30,7 +30,6 @@ from ansible_collections.roce.fabric.plugins.module_utils import pipeline  # noq
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render  # noqa: E402
 from ansible_collections.roce.fabric.plugins.module_utils.design import (  # noqa: E402
     generate, inventory)
-from ansible_collections.roce.fabric.plugins.module_utils.plan import targets  # noqa: E402
 
 # (GPUs, radix, planes, platform mix): two tiers, three tiers, planes, each mix of platforms
 GENERATED = [(512, 64, 1, "mixed"), (512, 64, 1, "sonic"), (512, 64, 1, "eos"),
@@ -47,17 +46,8 @@ def _digest(text):
 
 
 def _render_all(plan):
-    """{path: text}: the files site.yml writes for a plan (as tests/unit/golden does)."""
-    files = {}
-    leaves = targets.leaf_prefixes(plan)
-    for name in sorted(plan["devices"]):
-        dev = plan["devices"][name]
-        if dev["kind"] == "switch":
-            files.update(render.render_switch(dev, render.OUTPUTS))
-            files.update(render.render_anta(dev, plan, leaves))
-        else:
-            files.update(render.render_host(dev))
-    files.update(render.render_report(plan))
+    """{path: text}: the files site.yml writes for a plan, and the plan's findings."""
+    files = render.render_all(plan)
     files["plan/violations.json"] = json.dumps(plan["violations"], sort_keys=True, default=str)
     files["plan/summary.json"] = json.dumps(plan["summary"], sort_keys=True, default=str)
     return files

@@ -17,9 +17,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, cast
 
-from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets
+from ansible_collections.roce.fabric.plugins.module_utils.records import (
+    HostIntent, Plan, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import host, registry, report
 from ansible_collections.roce.fabric.plugins.module_utils.render.doc import device_doc
 from ansible_collections.roce.fabric.plugins.module_utils.render.structured import (
@@ -54,3 +56,20 @@ def render_anta(dev: SwitchIntent, plan: Plan, leaves: Optional[Any] = None) -> 
     if catalog is None:
         return {}
     return {"anta/%s.yml" % dev["name"]: catalog(dev, plan, leaves)}
+
+
+def render_all(plan: Plan) -> Dict[str, str]:
+    """{relative path: text}: every file site.yml renders from ``plan`` (each switch's default
+    outputs, each GPU host's intent, the fabric report), as one batch."""
+    files: Dict[str, str] = {}
+    leaves = targets.leaf_prefixes(plan)        # once for every switch's ANTA catalog
+    for name in sorted(plan["devices"]):
+        dev = plan["devices"][name]
+        if dev["kind"] == "switch":
+            switch = cast(SwitchIntent, dev)
+            files.update(render_switch(switch, OUTPUTS))
+            files.update(render_anta(switch, plan, leaves))
+        else:
+            files.update(render_host(cast(HostIntent, dev)))
+    files.update(render_report(plan))
+    return files

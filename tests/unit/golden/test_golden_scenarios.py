@@ -15,14 +15,7 @@ import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 
-try:   # the plan builder's home after the stage split; before it, plan.build
-    from ansible_collections.roce.fabric.plugins.module_utils.pipeline import build_plan
-except ImportError:
-    from ansible_collections.roce.fabric.plugins.module_utils.plan.build import build_plan
-try:   # the leaves' host prefixes, collected once per render as the action plugin does
-    from ansible_collections.roce.fabric.plugins.module_utils.plan.targets import leaf_prefixes
-except ImportError:   # render_anta collects them itself (same catalog, once per switch)
-    leaf_prefixes = None
+from ansible_collections.roce.fabric.plugins.module_utils.pipeline import build_plan
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -58,22 +51,6 @@ def _inventory(name, load_inventory, request):
             loaded = pool.map(lambda n: load_inventory(SCENARIOS[n][0]), wanted)
             _INVENTORIES.update(zip(wanted, loaded))
     return _INVENTORIES[name]
-
-
-def _render(plan):
-    """{relative path: text}: exactly what site.yml's two render tasks write (switch plays with
-    roce.fabric.switch's default outputs, then the report play: hosts and fabric report)."""
-    files = {}
-    leaves = leaf_prefixes(plan) if leaf_prefixes else None
-    for name in sorted(plan["devices"]):
-        dev = plan["devices"][name]
-        if dev["kind"] == "switch":
-            files.update(render.render_switch(dev, render.OUTPUTS))
-            files.update(render.render_anta(dev, plan, leaves))
-        else:
-            files.update(render.render_host(dev))
-    files.update(render.render_report(plan))
-    return files
 
 
 def _read_tree(root):
@@ -113,7 +90,7 @@ def test_rendered_scenario_equals_golden_files(name, inventory_data, request):
         name, plan["summary"]["errors"],
         [(v["rule"], v["device"], v["location"]) for v in plan["violations"]
          if v["severity"] == "ERROR"])
-    produced = _render(plan)
+    produced = render.render_all(plan)   # what site.yml's render tasks write
     golden = _read_tree(rendered)
     hint = "regenerate with `make golden` (or .venv/bin/python tools/golden.py %s)" % name
     missing = sorted(set(produced) - set(golden))
