@@ -33,7 +33,7 @@ Finding = TypedDict("Finding", {
     "numbers": Dict[str, Any],   # the numbers behind the finding
 })
 
-# -- lossless: one port's numbers (lossless/switch.py, completed by plan/build.py) -------------
+# -- lossless: one port's numbers (lossless/switch.py, finished there) ---------------------------
 
 # lossless/headroom.py port_headroom(): the keys depend on the model (ieee, sonic-nvidia,
 # sonic-sku) and on a pinned xoff (source).
@@ -66,11 +66,11 @@ EcnMarks = TypedDict("EcnMarks", {
     "warnings": List[str],
 })
 
-# A port's "lossless": switch_lossless()'s port plus what plan/build.py adds.
+# A port's "lossless": switch_lossless()'s finished port record, carried by the plan as it is.
 LosslessProfile = TypedDict("LosslessProfile", {
     "name": str,
     "speed_gbps": int,
-    "cable_m": float,                   # the real cable (build.py), not the class
+    "cable_m": float,                   # the real cable, not the class
     "mtu_bytes": int,
     "headroom": Headroom,               # one object per port class (shared)
     "ecn": Optional[EcnMarks],          # None when the buffer cannot hold the headroom
@@ -80,8 +80,9 @@ LosslessProfile = TypedDict("LosslessProfile", {
     "headroom_configured_bytes": int,   # what the rendered profile carries
 })
 
-# A switch's "buffer": switch_lossless()'s result without "ports", plus the SONiC buffer
-# settings and the ECN overrides (plan/build.py).
+# A switch's "buffer": lossless/switch.py plan_switch()'s result without "ports": the math, what
+# the platform's buffer manager is told (SONiC's buffer settings, EOS's MMU units) and the ECN
+# overrides.
 Buffer = TypedDict("Buffer", {
     "budget_error": Optional[str],
     "asic": str,

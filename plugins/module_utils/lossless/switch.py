@@ -137,6 +137,9 @@ def _finished(asic: catalog.AsicProfile, ports: Sequence[Mapping[str, Any]],
                 asic, speed, cable, cls.mtu_bytes, cls.peer_mtu_bytes, model=physical,
                 sonic=knobs, media=cls.media, host=host, port=name,
                 lanes=cls.lanes)["xoff_bytes"]
+        # table_row: the buffer manager has a row for the class (SONiC's traditional model: a
+        # pg_profile_lookup.ini row; else the SONiC renderer pins the profile, CABLE_LENGTH 0m,
+        # sonic-swss buffermgr.cpp L159)
         out.append({"name": name, "speed_gbps": speed, "cable_m": cable,
                     "mtu_bytes": cls.mtu_bytes, "headroom": hr,
                     "ecn": marks_by_class.get((speed, cls.mtu_bytes)),
@@ -231,7 +234,7 @@ def plan_switch(sw: Switch, ordered: Sequence[Port],
     for p in ordered:
         if not p.up:
             continue
-        peer_mtu, cls = ends[p]
+        peer_mtu, cls = ends[p]     # the link's class, the same at both ends (link_class)
         ports.append({"name": p.name, "speed_gbps": p.speed_gbps, "cable_m": p.cable_m,
                       "cable_class_m": cls, "mtu_bytes": p.mtu_bytes,
                       "peer_mtu_bytes": peer_mtu, "media": p.media, "lanes": p.lanes_per_port})
