@@ -100,7 +100,7 @@ def compare(old, new):
             print("%s: %d file(s) differ: %s" % (key, len(changed), ", ".join(changed[:8])))
     files = sum(len(v) for v in new.values())
     print("%s: %d inventories, %d files" % ("DIFFERENT" if problems else "identical",
-                                             len(new), files))
+                                            len(new), files))
     return 1 if problems else 0
 
 

@@ -74,14 +74,14 @@ def _bool(desc: str, default: Optional[bool] = None) -> Schema:
 
 def _name(grammar: str, desc: str, default: Optional[str] = None) -> Schema:
     out: Schema = {"type": "string", "pattern": names.pattern(grammar), "x-grammar": grammar,
-           "description": desc}
+                   "description": desc}
     return _annotate(out, "", default)
 
 
 def _list(items: Schema, desc: str, min_items: int = 1, max_items: Optional[int] = None,
           default: Optional[List[Any]] = None) -> Schema:
-    out: Schema = {"type": "array", "items": items, "minItems": min_items, "uniqueItems": True,
-           "description": desc}
+    out: Schema = {"type": "array", "items": items, "minItems": min_items,
+                   "uniqueItems": True, "description": desc}
     if max_items:
         out["maxItems"] = max_items
     return _annotate(out, "", default)
@@ -96,7 +96,7 @@ def _nullable(schema: Schema) -> Schema:
 
 def _obj(props: Dict[str, Schema], desc: str, required: Sequence[str] = ()) -> Schema:
     out: Schema = {"type": "object", "properties": props, "additionalProperties": False,
-           "description": desc}
+                   "description": desc}
     if required:
         out["required"] = list(required)
     return out

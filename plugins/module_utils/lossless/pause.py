@@ -66,8 +66,8 @@ def xoff_trigger(shared_pool_bytes: int, fraction: float = DEFAULT_TRIGGER_FRACT
                          integer=True)
     n, mtu = congested_pgs, mtu_bytes
     target_alpha = alpha_from_fraction(fraction, host)
-    result: Dict[str, Any] = {"mode": mode, "requested_fraction": fraction, "shared_pool_bytes": pool,
-              "congested_pgs": n}
+    result: Dict[str, Any] = {"mode": mode, "requested_fraction": fraction,
+                              "shared_pool_bytes": pool, "congested_pgs": n}
     if mode == "dynamic":
         exp = dynamic_th(target_alpha)
         alpha = 2.0 ** exp

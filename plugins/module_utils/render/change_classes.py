@@ -77,6 +77,7 @@ REASONS = {
 SOURCES = {cls: [(rid, what, src) for rid, (c, what, src) in sorted(REASONS.items()) if c == cls]
            for cls in CLASSES}
 
+
 def worst(classes: Iterable[str]) -> str:
     """The most disruptive of ``classes`` (hitless when empty)."""
     return max(classes, key=CLASSES.index, default=HITLESS)

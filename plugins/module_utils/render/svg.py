@@ -173,8 +173,8 @@ def _host_groups(plan: Plan, node_of: Mapping[str, str],
     return by_leaves
 
 
-def _nodes(plan: Plan) -> Tuple[List[Node], Dict[Tuple[str, str], str],
-                              Dict[Tuple[str, str], int], bool]:
+def _nodes(plan: Plan
+           ) -> Tuple[List[Node], Dict[Tuple[str, str], str], Dict[Tuple[str, str], int], bool]:
     """[(node id, tier, plane, label, sublabel, fill meaning)], {(a, b): label} and {(a, b):
     links} between nodes, and whether switches are drawn one by one (else by pod); host boxes
     have tier "hosts" and plane None (they sit below every plane)."""

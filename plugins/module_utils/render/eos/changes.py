@@ -32,7 +32,6 @@ LINES = (
 )
 
 
-
 def _eos_kind(head: str) -> Tuple[str, Optional[str]]:
     for prefix, reason in SECTIONS:
         if head == prefix or head.startswith(prefix + " "):
@@ -76,5 +75,5 @@ def eos_parts(old: str, new: str) -> List[Part]:
         # a one-line command whose value changes is one section removed and one added: changed
         paired = min(g["added"], g["removed"])
         out.append(part("eos", kind, g["added"] - paired, g["removed"] - paired,
-                         g["changed"] + paired, g["reasons"]))
+                        g["changed"] + paired, g["reasons"]))
     return out

@@ -118,7 +118,7 @@ def _mmu(dev: SwitchIntent) -> List[str]:
     mmu = buf.get("eos_mmu")
     if not mmu:
         return []
-    trig = cast(Dict[str, Any], buf["trigger"])    # set where eos_mmu is (plan/build.py)
+    trig = cast(Dict[str, Any], buf["trigger"])    # set where eos_mmu is (buffer_model.py)
     out = ["platform trident mmu queue profile ROCE"]
     for pg in dev["qos"]["lossless_priorities"]:
         out += ["   ingress priority-group %d reserved bytes %d" % (pg, mmu["pg_reserved_bytes"]),

@@ -39,6 +39,7 @@ FIELDS = {
     "BUFFER_PROFILE": ({"pool": "reload"}, "buffer"),
 }
 
+
 def config_db_parts(old: str, new: str) -> List[Part]:
     """Per changed config_db table: keys added/removed/changed and the class."""
     before, after = json.loads(old) if old else {}, json.loads(new) if new else {}
@@ -80,4 +81,4 @@ def frr_parts(old: str, new: str) -> List[Part]:
     removed = len(diff) - added
     real = [line for line in diff if not line[1:].lstrip().startswith("!")]
     return [part("bgpd.conf", "bgpd.conf", added, removed, 0,
-                  {"routing" if real else "cosmetic"})]
+                 {"routing" if real else "cosmetic"})]

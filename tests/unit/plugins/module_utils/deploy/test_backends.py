@@ -171,7 +171,7 @@ def _name_comparisons(source):
             out.append("the string %r" % tok.value)
         subject = tok.type == "name" and (tok.value == "switch_deploy_backend" or (
             tok.value == "platform" and i and tokens[i - 1].type == "dot"))
-        near = [t for t in tokens[max(i - 1, 0):i] + tokens[i + 1:i + 2]]
+        near = tokens[max(i - 1, 0):i] + tokens[i + 1:i + 2]
         if subject and any(t.type in ("eq", "ne") or (t.type == "name" and t.value in (
                 "in", "is")) for t in near):
             out.append("a comparison of %s" % tok.value)

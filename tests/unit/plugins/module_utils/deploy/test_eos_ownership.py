@@ -142,7 +142,7 @@ def test_the_sent_stream_is_what_arista_eos_sends():
     src = "interface Ethernet1/1\n   mtu 9216\n   end\ncopy running-config startup-config\n" \
           "banner motd\n  hello\n! not sent\nEOF\n"
     assert stream.sent(src) == ["interface Ethernet1/1", "mtu 9216", "end",
-                               "copy running-config startup-config", ("banner motd", "hello")]
+                                "copy running-config startup-config", ("banner motd", "hello")]
     assert "end" not in stream.sent(src, "network_cli")
     risks = stream.stream_risks(src.splitlines())
     assert any('"end"' in r and "exec command" in r for r in risks)
@@ -154,7 +154,7 @@ def test_the_sent_stream_is_what_arista_eos_sends():
 def test_a_base_config_identical_to_the_running_one_sends_nothing_outside_the_plan(example):
     text = real("composite-ai-leaf-mgmt.cfg")
     mgmt = [b for b in grammar.read(text) if b[0] in ("interface Management1",
-                                                    "management ssh", "banner motd")]
+                                                      "management ssh", "banner motd")]
     base = "\n".join(grammar.render(mgmt).splitlines()).rstrip("!\n")
     rendered = eos.eos_config(_leaf2a(example, base))
     result = candidate.plan_deploy(text, rendered, [_bgp(text)])
@@ -181,7 +181,7 @@ def test_an_acl_denying_management_is_refused(example):
     base = "ip access-list CPP-MGMT\n   5 deny tcp any any eq ssh\n   10 permit ip any any"
     rendered = eos.eos_config(_leaf2a(example, base))
     refusals = candidate.plan_deploy(text, rendered, [_bgp(text)],
-                                 allow_management_change=True)["refusals"]
+                                     allow_management_change=True)["refusals"]
     assert refusals == ['"5 deny tcp any any eq ssh" in "ip access-list CPP-MGMT": the ACL is '
                         'applied to management or the control plane and this rule denies '
                         'management traffic']
@@ -197,7 +197,7 @@ def test_a_session_diff_changing_a_kept_section_is_refused():
     risks = session.session_risks(text, diff, rendered)
     assert any('"daemon TerminAttr"' in r for r in risks)
     assert session.session_risks(text, "--- a\n+++ b\n@@ -1,1 +1,1 @@\n-nonsense\n+x\n",
-                               rendered)[0].startswith("the session diff does not apply")
+                                 rendered)[0].startswith("the session diff does not apply")
 
 
 @pytest.mark.parametrize("line,why", [
