@@ -18,9 +18,7 @@ __metaclass__ = type
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
-from ansible_collections.roce.fabric.plugins.module_utils.render import registry
-from ansible_collections.roce.fabric.plugins.module_utils.render.change_classes import (
-    ACTION, CLASSES, REASONS, Part, worst)
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes, registry
 
 
 def config_paths(dev: SwitchIntent) -> Tuple[str, ...]:
@@ -44,18 +42,18 @@ def device_change(dev: SwitchIntent, old: Dict[str, Optional[str]],
     if any(old.get(p) is None for p in paths):
         record.update({"class": "new", "parts": [], "summary": "first render"})
         return record
-    parts: List[Part] = []
+    parts: List[change_classes.Part] = []
     for path, classify in configs:
         before = old[path]
         if before is not None and before != new[path]:
             parts += classify(before, new[path])
     record["parts"] = parts
-    record["class"] = worst(p["class"] for p in parts)
+    record["class"] = change_classes.worst(p["class"] for p in parts)
     record["summary"] = ", ".join(_part_text(p) for p in parts)
     return record
 
 
-def _part_text(part: Part) -> str:
+def _part_text(part: change_classes.Part) -> str:
     counts = ["%s%d" % (sign, n) for sign, n in (("+", part["added"]), ("-", part["removed"]),
                                                  ("~", part["changed"])) if n]
     return "%s %s" % (part["part"], "/".join(counts))
@@ -166,9 +164,10 @@ def markdown(changes: Dict[str, Any], fabric: str = "fabric") -> str:
     rows = [r for r in changes.get("devices") or [] if r["class"] != "new"]
     if not rows:
         return "\n".join(lines + ["No switch configuration changes.", ""])
+    classes = change_classes.CLASSES
     counts = ", ".join("%d %s" % (n, c) for c, n in sorted(
-        changes["classes"].items(), key=lambda kv: CLASSES.index(kv[0])
-        if kv[0] in CLASSES else -1) if c != "new")
+        changes["classes"].items(), key=lambda kv: classes.index(kv[0])
+        if kv[0] in classes else -1) if c != "new")
     lines += ["%d switch(es) change: %s. A device's class is the worst of its parts." % (
         len(rows), counts), ""]
     outside = changes.get("outside_limit")
@@ -181,7 +180,8 @@ def markdown(changes: Dict[str, Any], fabric: str = "fabric") -> str:
     for r in rows:
         lines.append("| %s%s | %s | %s | %s | %s | %s |" % (
             r["device"], " (outside this run)" if r.get("outside") else "", r["platform"],
-            r["role"], r["class"], ACTION.get(r["class"], ""), _short(r, limit=99) or "-"))
+            r["role"], r["class"], change_classes.ACTION.get(r["class"], ""),
+            _short(r, limit=99) or "-"))
     lines += ["", "## Parts", "", "| device | file | part | added | removed | changed | class "
               "| why |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -194,6 +194,6 @@ def markdown(changes: Dict[str, Any], fabric: str = "fabric") -> str:
     lines += ["", "## Why (sources)", "", "| reason | class | what | source |",
               "|---|---|---|---|"]
     for rid in used:
-        cls, what, src = REASONS[rid]
+        cls, what, src = change_classes.REASONS[rid]
         lines.append("| %s | %s | %s | %s |" % (rid, cls, what, src))
     return "\n".join(lines) + "\n"

@@ -22,10 +22,7 @@ from typing import Any, Dict, Optional, Sequence, cast
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     HostIntent, Plan, SwitchIntent)
-from ansible_collections.roce.fabric.plugins.module_utils.render import host, registry, report
-from ansible_collections.roce.fabric.plugins.module_utils.render.doc import device_doc
-from ansible_collections.roce.fabric.plugins.module_utils.render.structured import (
-    structured_yaml)
+from ansible_collections.roce.fabric.plugins.module_utils.render import doc, host, registry, report, structured
 
 OUTPUTS = ("configs", "structured", "docs", "anta")     # per switch (anta: where it has one)
 FABRIC_OUTPUTS = ("hosts", "fabric")            # per GPU host, and the fabric report
@@ -39,9 +36,9 @@ def render_switch(dev: SwitchIntent, outputs: Sequence[str] = OUTPUTS) -> Dict[s
     name = dev["name"]
     files = {}
     if "structured" in outputs:
-        files["structured/%s.yml" % name] = structured_yaml(dev)
+        files["structured/%s.yml" % name] = structured.structured_yaml(dev)
     if "docs" in outputs:
-        files["docs/%s.md" % name] = device_doc(dev)
+        files["docs/%s.md" % name] = doc.device_doc(dev)
     if "configs" in outputs:
         for config in registry.RENDERERS[dev["platform"]].configs:
             files[config.path % name] = config.render(dev)

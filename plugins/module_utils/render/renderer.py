@@ -13,14 +13,14 @@ __metaclass__ = type
 from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
-from ansible_collections.roce.fabric.plugins.module_utils.render.change_classes import Part
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
 
 
 class ConfigFile(NamedTuple):
     """One configuration file of a switch."""
     path: str                                   # relative to the output root; %s: the switch
     render: Callable[[SwitchIntent], str]       # its text from the switch's intent
-    parts: Callable[[str, str], List[Part]]     # the change classifier: (old, new) -> parts
+    parts: Callable[[str, str], List[change_classes.Part]]     # the change classifier: (old, new) -> parts
 
 
 class Renderer(NamedTuple):

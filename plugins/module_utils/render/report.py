@@ -17,8 +17,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.checks import run as c
 from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as plan_mod
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Finding, HostIntent, Plan, SwitchIntent)
-from ansible_collections.roce.fabric.plugins.module_utils.render import deviations, svg
-from ansible_collections.roce.fabric.plugins.module_utils.render.doc import size
+from ansible_collections.roce.fabric.plugins.module_utils.render import deviations, doc, svg
 
 TIER = {"superspine": 0, "spine": 1, "leaf": 2}
 CABLING_FIELDS = ("device", "port", "peer", "peer_port", "speed_gbps", "cable_m", "media",
@@ -172,8 +171,8 @@ def readme(plan: Plan, pictures: Dict[str, List[SwitchIntent]]) -> str:
         lines.append("| [buffer-%s.svg](buffer-%s.svg) | the buffer of %s (%d switch%s): %s "
                      "buffer, %s shared pool |"
                      % (key, key, svg.names_text([d["name"] for d in devs]), len(devs),
-                        "" if len(devs) == 1 else "es", size(buf["total_buffer_bytes"]),
-                        size(buf["shared_pool_bytes"])))
+                        "" if len(devs) == 1 else "es", doc.size(buf["total_buffer_bytes"]),
+                        doc.size(buf["shared_pool_bytes"])))
     lines += ["", "%d switches, %d GPU hosts, %d NICs, %d links."
               % (s["spines"] + s["leaves"] + s["superspines"], s["hosts"], s["nics"],
                  s["links"])]

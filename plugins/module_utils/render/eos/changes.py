@@ -12,8 +12,7 @@ __metaclass__ = type
 from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
-from ansible_collections.roce.fabric.plugins.module_utils.render.change_classes import (
-    Part, part)
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
 
 # EOS top-level sections by prefix (longest first), and interface / qos profile lines
 SECTIONS = (
@@ -47,7 +46,7 @@ def _line_reason(line: str, default: str) -> str:
     return default
 
 
-def eos_parts(old: str, new: str) -> List[Part]:
+def eos_parts(old: str, new: str) -> List[change_classes.Part]:
     """Per EOS section kind (interface, qos profile, router bgp, ...): sections added, removed
     and changed, and the class from the lines that change."""
     before, after = grammar.sections(old or ""), grammar.sections(new or "")
@@ -74,6 +73,7 @@ def eos_parts(old: str, new: str) -> List[Part]:
     for kind, g in sorted(groups.items()):
         # a one-line command whose value changes is one section removed and one added: changed
         paired = min(g["added"], g["removed"])
-        out.append(part("eos", kind, g["added"] - paired, g["removed"] - paired,
-                        g["changed"] + paired, g["reasons"]))
+        out.append(change_classes.part("eos", kind, g["added"] - paired,
+                                       g["removed"] - paired, g["changed"] + paired,
+                                       g["reasons"]))
     return out

@@ -11,15 +11,14 @@ __metaclass__ = type
 from typing import List
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.render import renderer
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import anta, changes, cli
-from ansible_collections.roce.fabric.plugins.module_utils.render.renderer import (
-    ConfigFile, Renderer)
 
 
 def doc_notes(dev: SwitchIntent) -> List[str]:
     return []        # the device document says all an EOS switch is told
 
 
-RENDERER = Renderer(configs=(ConfigFile("configs/%s.cfg", cli.eos_config, changes.eos_parts),),
-                    anta=anta.catalog_yaml, doc_notes=doc_notes,
-                    legend=("#ccfbf1", "EOS switch"))
+RENDERER = renderer.Renderer(
+    configs=(renderer.ConfigFile("configs/%s.cfg", cli.eos_config, changes.eos_parts),),
+    anta=anta.catalog_yaml, doc_notes=doc_notes, legend=("#ccfbf1", "EOS switch"))

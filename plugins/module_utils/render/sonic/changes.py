@@ -13,8 +13,7 @@ import difflib
 import json
 from typing import List
 
-from ansible_collections.roce.fabric.plugins.module_utils.render.change_classes import (
-    Part, part)
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
 
 TABLES = {
     "WRED_PROFILE": "ecn", "PFC_WD": "watchdog", "FLEX_COUNTER_TABLE": "cosmetic",
@@ -40,7 +39,7 @@ FIELDS = {
 }
 
 
-def config_db_parts(old: str, new: str) -> List[Part]:
+def config_db_parts(old: str, new: str) -> List[change_classes.Part]:
     """Per changed config_db table: keys added/removed/changed and the class."""
     before, after = json.loads(old) if old else {}, json.loads(new) if new else {}
     out = []
@@ -66,11 +65,12 @@ def config_db_parts(old: str, new: str) -> List[Part]:
             # profile a buffer change
             reasons.add("port" if table == "PORT" else default if table not in
                         ("DEVICE_METADATA",) else "reload")
-        out.append(part("config_db", table, len(added), len(removed), len(changed), reasons))
+        out.append(change_classes.part("config_db", table, len(added), len(removed),
+                                       len(changed), reasons))
     return out
 
 
-def frr_parts(old: str, new: str) -> List[Part]:
+def frr_parts(old: str, new: str) -> List[change_classes.Part]:
     """bgpd.conf: lines added and removed (comments alone are hitless)."""
     diff = [line for line in difflib.unified_diff((old or "").splitlines(),
                                                   (new or "").splitlines(), lineterm="", n=0)
@@ -80,5 +80,5 @@ def frr_parts(old: str, new: str) -> List[Part]:
     added = sum(1 for line in diff if line.startswith("+"))
     removed = len(diff) - added
     real = [line for line in diff if not line[1:].lstrip().startswith("!")]
-    return [part("bgpd.conf", "bgpd.conf", added, removed, 0,
-                 {"routing" if real else "cosmetic"})]
+    return [change_classes.part("bgpd.conf", "bgpd.conf", added, removed, 0,
+                                {"routing" if real else "cosmetic"})]

@@ -11,15 +11,13 @@ __metaclass__ = type
 from typing import Any, List, Mapping
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
-from ansible_collections.roce.fabric.plugins.module_utils.render.renderer import (
-    ConfigFile, Renderer)
+from ansible_collections.roce.fabric.plugins.module_utils.render import renderer, structured
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
     changes, config_db, frr)
-from ansible_collections.roce.fabric.plugins.module_utils.render.structured import config_db_json
 
 
 def _config_db(dev: SwitchIntent) -> str:
-    return config_db_json(config_db.config_db(dev))
+    return structured.config_db_json(config_db.config_db(dev))
 
 
 def doc_notes(dev: SwitchIntent) -> List[str]:
@@ -53,7 +51,7 @@ def buffer_lines(buf: Mapping[str, Any]) -> List[str]:
     return out
 
 
-RENDERER = Renderer(
-    configs=(ConfigFile("configs/%s.json", _config_db, changes.config_db_parts),
-             ConfigFile("configs/%s.bgpd.conf", frr.frr_bgpd, changes.frr_parts)),
+RENDERER = renderer.Renderer(
+    configs=(renderer.ConfigFile("configs/%s.json", _config_db, changes.config_db_parts),
+             renderer.ConfigFile("configs/%s.bgpd.conf", frr.frr_bgpd, changes.frr_parts)),
     anta=None, doc_notes=doc_notes, legend=("#dbeafe", "SONiC switch"))

@@ -9,6 +9,7 @@ import yaml
 
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import eos_base
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
+from ansible_collections.roce.fabric.plugins.module_utils.render import structured
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import yang as sonic_yang
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
@@ -254,7 +255,6 @@ def test_eos_drain_tags_every_neighbor(example_plan, indent):
 def test_config_db_json_is_the_same_with_and_without_orjson(example_plan, monkeypatch):
     """orjson is an optional speed-up: the standard library must write the same bytes."""
     db = render_sonic.config_db(example_plan["devices"]["leaf1a"])
-    from ansible_collections.roce.fabric.plugins.module_utils.render import structured
     fast = structured.config_db_json(db)
     monkeypatch.setattr(structured, "HAS_ORJSON", False)
     assert structured.config_db_json(db) == fast == json.dumps(db, indent=2, sort_keys=True) + "\n"
@@ -265,7 +265,7 @@ def test_structured_intent_parses_back_to_the_plan(example_plan):
     device's intent: every port with its own lossless numbers, every BGP neighbour."""
     for name in ("leaf1a", "spine1"):
         dev = example_plan["devices"][name]
-        back = yaml.safe_load(render.structured_yaml(dev))
+        back = yaml.safe_load(structured.structured_yaml(dev))
         assert [p["name"] for p in back["ports"]] == [p["name"] for p in dev["ports"]]
         assert back["bgp"]["neighbors"] == dev["bgp"]["neighbors"]
         for port, row in zip(dev["ports"], back["ports"]):
