@@ -96,6 +96,10 @@ Buffer = TypedDict("Buffer", {
     "shared_headroom_pool_required_bytes": int,
     "lossy_reserved_bytes": int,
     "shared_pool_bytes": int,
+    "itms": int,                        # the MMU's memory buffers (ITMs) a PG or queue lives in
+    "itm_pool_bytes": int,              # one ITM's share of the shared pool: what a PG reaches
+    "itms_source": str,
+    "pool_accounting": str,             # whose accounting the carve is (lossless/carve.py)
     "carve": List[List[Any]],
     "total_buffer_source": str,
     "vendor": str,
@@ -118,7 +122,9 @@ QosIntent = TypedDict("QosIntent", {
     "roce_tc": int,
     "cnp_dscp": int,
     "cnp_tc": int,
-    "dscp_to_tc": Dict[int, int],
+    "dscp_to_tc": Dict[int, int],          # the DSCPs the inventory maps (RoCE, CNP, dscp_to_tc)
+    "dscp_default_tc": int,                # every other DSCP, written out: plan/qos.py dscp_map
+    "lossless_dscps": List[int],           # the DSCPs the plan puts on a lossless/PFC class
     "tc_to_pg": Dict[int, int],
     "tc_to_queue": Dict[int, int],
     "lossless_priorities": List[int],
@@ -204,6 +210,7 @@ NicIntent = TypedDict("NicIntent", {
     "qos": QosIntent,
     "roce_tos": int,
     "dscp_prio": Dict[int, int],
+    "dscp_default_prio": int,      # the priority of every DSCP not in dscp_prio
     "pfc_priorities": List[int],
     "global_pause": str,
     "route_table": int,
@@ -214,6 +221,7 @@ NicSettings = TypedDict("NicSettings", {
     "name": str,
     "mtu_bytes": int,
     "dscp_prio": Dict[int, int],
+    "dscp_default_prio": int,      # the nic module writes all 64 DSCPs
     "pfc_priorities": List[int],
     "roce_tos": int,
     "cable_m": float,

@@ -10,6 +10,7 @@ import os
 import time
 
 import frr_lab
+from lab_ports import lab_port_map
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
@@ -35,10 +36,12 @@ pytestmark = pytest.mark.skipif(
 def inventory():
     pods = {"pod0": ["s0a", "s0b", "l0a", "l0b"], "pod1": ["s1a", "s1b", "l1a", "l1b"]}
     switches = ["ss0", "ss1"] + pods["pod0"] + pods["pod1"]
-    hostvars = dict((n, {"roce_asic": "tomahawk5", "roce_platform": "sonic"}) for n in switches)
+    # FRR routers on veths: switches of no model, with the 16 ports the lab creates
+    hostvars = dict((n, {"roce_asic": "tomahawk5", "roce_platform": "sonic",
+                         "roce_port_map": lab_port_map("sonic", 16)}) for n in switches)
     hostvars.update(h0={}, h1={})
     hostvars["s0a"]["roce_fabric"] = {
-        "design": "classic", "nics_per_host": 2, "switch_ports": 16,
+        "design": "classic", "nics_per_host": 2,
         "asn": {"leaf_first": 65201}, "ecmp": {"adaptive_routing": True},
         "superspine_link": {"cable_m": 100}}
     groups = {"superspines": ["ss0", "ss1"], "spines": ["s0a", "s0b", "s1a", "s1b"],

@@ -13,9 +13,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from fractions import Fraction
-from typing import Any, Dict, List, Optional, Set, Tuple, Union
+from typing import Any, Dict, List, Optional, Set, Tuple, Union, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
@@ -190,38 +191,79 @@ def check_efficiency(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     return out
 
 
-@rule("hash-entropy", "ERROR",
-      "the **rendered** ECMP hash includes the UDP source port, RoCEv2's only per-QP entropy")
+@rule("hash-entropy", "ERROR / WARN",
+      "the **rendered** ECMP hash includes the UDP source port, RoCEv2's only per-QP entropy "
+      "(ERROR); a platform that renders no hash fields (EOS: no sourced `ip load-sharing` "
+      "keywords) hashes on defaults no source shows, which is not credited (WARN, once per "
+      "platform, naming its switches)")
 def check_entropy(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out: List[Finding] = []
+    defaults: Dict[str, List[str]] = {}          # platform -> switches on its default hash
     for dev in switches(devices):
         rendered = dev["ecmp"]["rendered"]
-        if "l4_src_port" not in rendered["hash_fields"]:
+        if rendered.get("default_hash"):
+            defaults.setdefault(dev["platform"], []).append(dev["name"])
+        elif "l4_src_port" not in rendered["hash_fields"]:
             out.append(_v("hash-entropy", "ERROR", dev["name"], "ecmp hash",
                           "the rendered hash fields %s leave out the UDP source port, RoCEv2's "
                           "only per-QP entropy" % rendered["hash_fields"],
                           "add l4_src_port to roce_ecmp.hash_fields",
                           fields=rendered["hash_fields"]))
+    for platform, names in sorted(defaults.items()):      # names in plan order: top tier first
+        out.append(_v("hash-entropy", "WARN", names[0], "ecmp hash",
+                      "%d %s switch(es) (%s) render no ECMP hash fields and hash on the "
+                      "platform's defaults, which no source here shows to include the UDP "
+                      "source port, RoCEv2's only per-QP entropy"
+                      % (len(names), platforms.PLATFORMS[platform].title, _some(names)),
+                      "confirm on the switches that their default ECMP hash includes the UDP "
+                      "source port", switches=len(names)))
     return out
 
 
 @rule("hash-polarization", "WARN",
-      "no two tiers of one ASIC family hash with the same **rendered** seed; names a switch of "
-      "each tier")
+      "no two tiers of one ASIC family hash with the same **rendered** seed; a tier whose "
+      "platform renders no seed (EOS) keeps a default no source shows, so it is not shown to "
+      "differ from any other tier of its family; names a switch of each tier")
 def check_polarization(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     """Tiers of one ASIC family hashing with one seed polarize (lossless-math.md §5.1)."""
-    tiers: Dict[Tuple[Optional[str], int], Dict[str, str]] = {}   # (family, seed): {role: switch}
+    # family: {seed (None: the platform's unrendered default): {role: switch}}
+    tiers: Dict[Optional[str], Dict[Optional[int], Dict[str, str]]] = {}
     for dev in switches(devices):
-        key = (dev["asic_family"], dev["ecmp"]["rendered"]["seed"])
-        tiers.setdefault(key, {}).setdefault(dev["role"], dev["name"])
+        seeds = tiers.setdefault(dev["asic_family"], {})
+        seeds.setdefault(dev["ecmp"]["rendered"]["seed"], {}).setdefault(dev["role"],
+                                                                         dev["name"])
     out: List[Finding] = []
-    for (family, seed), roles in sorted(tiers.items()):
-        if len(roles) < 2:
-            continue
-        named = sorted(roles.items())
-        out.append(_v("hash-polarization", "WARN", named[1][1], "ecmp seed %d" % seed,
-                      "%s hash with the same seed %d on %s ASICs: flows polarize across tiers"
-                      % (" and ".join("%ss (e.g. %s)" % item for item in named), seed, family),
-                      "give each tier its own seed (roce_fabric.ecmp.seeds on EOS; SONiC "
-                      "derives it from the switch type)", seed=seed, roles=sorted(roles)))
+    for family in sorted(tiers, key=str):
+        seeds = tiers[family]
+        unknown = seeds.pop(None, {})
+        known = cast(Dict[int, Dict[str, str]], seeds)      # the None key is gone
+        for seed, roles in sorted(known.items()):
+            if len(roles) < 2:
+                continue
+            named = sorted(roles.items())
+            out.append(_v("hash-polarization", "WARN", named[1][1], "ecmp seed %d" % seed,
+                          "%s hash with the same seed %d on %s ASICs: flows polarize across "
+                          "tiers" % (" and ".join("%ss (e.g. %s)" % item for item in named),
+                                     seed, family),
+                          "give each tier its own seed (SONiC derives it from the switch "
+                          "type)", seed=seed, roles=sorted(roles)))
+        others = dict((role, name) for roles in known.values() for role, name in roles.items()
+                      if role not in unknown)
+        if unknown and len(unknown) + len(others) >= 2:
+            named = sorted(unknown.items())
+            versus = ("between them" if not others else "from the seed of the %s" % " and the "
+                      .join("%ss (e.g. %s)" % item for item in sorted(others.items())))
+            out.append(_v("hash-polarization", "WARN", named[0][1], "ecmp seed default",
+                          "%s render no hash seed: they keep their platform's default, which no "
+                          "source here shows to differ %s on %s ASICs, so flows may polarize "
+                          "across tiers"
+                          % (" and ".join("%ss (e.g. %s)" % item for item in named), versus,
+                             family),
+                          "confirm on the switches that the tiers hash with different seeds",
+                          roles=sorted(set(unknown) | set(others))))
     return out
+
+
+def _some(names: List[str], shown: int = 3) -> str:
+    return ", ".join(names[:shown]) + (" and %d more" % (len(names) - shown)
+                                       if len(names) > shown else "")

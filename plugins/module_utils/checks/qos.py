@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """QoS rules (lossless-math.md §3.5): PFC on exactly the lossless class, one lossless class on
-both ends of every link, CNP strict and lossy, the PFC watchdog on."""
+both ends of every link, only the planned DSCPs on it, CNP strict and lossy, the PFC watchdog
+on."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -11,6 +12,7 @@ __metaclass__ = type
 from typing import Dict, Iterator, List, Optional, Tuple, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
+from ansible_collections.roce.fabric.plugins.module_utils.plan import qos as plan_qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Device, Finding, HostIntent, QosIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.links import link_ends
@@ -86,8 +88,7 @@ def check_pfc_match(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
 def check_lossless_class(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     out: List[Finding] = []
     for dev_a, where, dev_b, qa, qb in _differing_links(fab, devices):
-        la = (qa["lossless_priorities"], qa["roce_dscp"], qa["roce_tc"], qa["trust"])
-        lb = (qb["lossless_priorities"], qb["roce_dscp"], qb["roce_tc"], qb["trust"])
+        la, lb = _class_of(qa), _class_of(qb)
         if la != lb:
             out.append(_v("lossless-class-match", "ERROR", dev_a["name"], where,
                           "lossless class differs: here priorities %s, RoCE DSCP %d -> TC %d, "
@@ -106,6 +107,67 @@ def check_lossless_class(fab: Fabric, devices: Dict[str, Device]) -> List[Findin
                               "map the RoCE DSCP to the one lossless TC with ECN on it",
                               roce_tc=q["roce_tc"], lossless=lossless, ecn=q["ecn_queues"]))
     return out
+
+
+def _maps_of(dev: Device) -> List[Tuple[str, QosIntent, Dict[int, int], int]]:
+    """(where, QoS intent, DSCP map, the class of every DSCP not in it) of a device as its
+    config carries them: the switch's map (renderers write plan/qos.py dscp_map: all 64), each
+    NIC's DSCP table (the nic module writes all 64)."""
+    if dev["kind"] == "switch":
+        q = cast(SwitchIntent, dev)["qos"]
+        return [("qos", q, q["dscp_to_tc"], q["dscp_default_tc"])]
+    return [(n["name"], n["qos"], n["dscp_prio"], n["dscp_default_prio"])
+            for n in cast(HostIntent, dev)["nics"]]
+
+
+def _lossless_dscps(q: QosIntent, table: Dict[int, int], default: int) -> List[int]:
+    """The DSCPs a map with its default class puts on a lossless or PFC-enabled priority."""
+    paused = set(q["lossless_priorities"]) | set(q["pfc_priorities"])
+    return [d for d in plan_qos.DSCPS if table.get(d, default) in paused]
+
+
+@rule("lossless-only-roce", "ERROR",
+      "only the planned DSCPs reach a lossless class: every switch's and NIC's DSCP map is "
+      "written for all 64 DSCPs (none left to the platform's or driver's default map, which "
+      "puts DSCP 24-31 on priority 3) and puts on a lossless or PFC priority only RoCE's DSCP "
+      "and those the inventory maps there; both ends of every link agree on them")
+def check_lossless_only_roce(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
+    out: List[Finding] = []
+    seen: Dict[Tuple[int, int, int], List[int]] = {}    # maps shared by many devices: once
+    for dev in devices.values():
+        for where, q, table, default in _maps_of(dev):
+            key = (id(q), id(table), default)
+            if key not in seen:
+                seen[key] = _lossless_dscps(q, table, default)
+            stray = [d for d in seen[key] if d not in q["lossless_dscps"]]
+            if stray:
+                out.append(_v("lossless-only-roce", "ERROR", dev["name"], where,
+                              "DSCP %s reach lossless priorities %s; the plan puts only %s there"
+                              % (_dscps(stray), sorted(set(q["lossless_priorities"]) |
+                                                       set(q["pfc_priorities"])),
+                                 _dscps(q["lossless_dscps"])),
+                              "map every other DSCP to a lossy class (roce_qos.dscp_to_tc)",
+                              stray=stray, planned=q["lossless_dscps"]))
+    for dev_a, where, _dev_b, qa, qb in _differing_links(fab, devices):
+        if _class_of(qa) != _class_of(qb):
+            continue        # another RoCE class at the other end: lossless-class-match's
+        if qa["lossless_dscps"] != qb["lossless_dscps"]:
+            out.append(_v("lossless-only-roce", "ERROR", dev_a["name"], where,
+                          "lossless DSCPs %s here, %s at the other end: a DSCP lossless on one "
+                          "end only is paused into a lossy queue (or dropped under pause)"
+                          % (_dscps(qa["lossless_dscps"]), _dscps(qb["lossless_dscps"])),
+                          "map the same DSCPs to the lossless class on both ends "
+                          "(roce_qos.dscp_to_tc, roce_nic_overrides.<i>.qos)",
+                          local=qa["lossless_dscps"], remote=qb["lossless_dscps"]))
+    return out
+
+
+def _class_of(q: QosIntent) -> Tuple[List[int], int, int, str]:
+    return q["lossless_priorities"], q["roce_dscp"], q["roce_tc"], q["trust"]
+
+
+def _dscps(values: List[int]) -> str:
+    return ", ".join(str(d) for d in values) or "none"
 
 
 @rule("cnp-strict-lossy", "ERROR",

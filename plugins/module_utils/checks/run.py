@@ -25,9 +25,10 @@ RULE_MODULES = (buffer, deadlock, ecmp, links, qos, tiers, waste)
 
 # The order rules run and verdicts are listed in (and the docs table's).
 RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",
-            "pfc-match", "lossless-class-match", "cnp-strict-lossy", "mtu-chain", "pfc-watchdog",
+            "pfc-match", "lossless-class-match", "lossless-only-roce", "cnp-strict-lossy",
+            "mtu-chain", "pfc-watchdog", "mtu-path",
             "oversubscription", "ecmp-width", "ecmp-efficiency", "hash-entropy",
-            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock", "port-map",
+            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock",
             "headroom-waste")
 if set(RULE_IDS) != set(RULES):
     raise ImportError("checks/run.py RULE_IDS and the registered rules differ: %s"

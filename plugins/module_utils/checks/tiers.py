@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, roce.fabric contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Tier rules: the oversubscription each tier was planned for, and real port maps (a model per
-switch)."""
+"""Tier rules: the oversubscription each tier was planned for. (A switch's port map is no rule:
+a switch without a model and without roce_port_map is refused at the model stage.)"""
 
 from __future__ import absolute_import, division, print_function
 
@@ -127,19 +127,3 @@ def _uneven_uplinks(fab: fabric.Fabric, devices: Dict[str, Device]) -> List[Find
 def _names(names: List[str], limit: int = 4) -> str:
     return ", ".join(names) if len(names) <= limit else "%s .. %s" % (
         ", ".join(names[:limit - 1]), names[-1])
-
-
-@rule("port-map", "WARN",
-      "every switch names its model (`roce_model`): without one its port names, lanes and "
-      "aliases are generic, and no HWSKU is rendered")
-def check_port_map(fab: fabric.Fabric, devices: Dict[str, Device]) -> List[Finding]:
-    """A switch without roce_model gets a generic port map: names, lanes and (SONiC) HWSKU no
-    real switch is known to have, so the plan cannot vouch for its ports."""
-    out: List[Finding] = []
-    for dev in switches(devices):
-        if dev["hardware"] is None:
-            out.append(_v("port-map", "WARN", dev["name"], "ports",
-                          "no roce_model: port names, lanes and aliases are generic (%s), not "
-                          "those of a real switch, and no HWSKU is rendered" % dev["asic"],
-                          "set roce_model to the switch's model (docs/rendering.md lists them)"))
-    return out

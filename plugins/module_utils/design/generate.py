@@ -94,7 +94,6 @@ def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
     groups["roce_switches"] = switches
     hostvars[switches[0]]["roce_fabric"] = {
         "name": "clos%d" % gpus, "design": "rail_optimized", "nics_per_host": nics,
-        "switch_ports": radix,
         "addressing": {"loopbacks": "10.0.0.0/16", "fabric_p2p": "10.64.0.0/11",
                        "host_p2p": "10.128.0.0/10"},
         "asn": {"leaf_first": ASN_LEAF_FIRST},

@@ -7,7 +7,8 @@ The plan asks for a hash seed per tier, hash fields and adaptive routing; a plat
 all, some or none of them. ``sonic_ecmp()`` and ``eos_ecmp()`` (each platform's ``ecmp`` in
 platforms.py) return what the renderer will write (the renderers read these values, so the two
 cannot drift) and a note for every requested setting it cannot express; the checks judge the
-fabric on the rendered values only.
+fabric on the rendered values only. ``seed`` is None and ``default_hash`` True where the platform
+renders neither and its own defaults have no source (EOS).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -28,17 +29,17 @@ SONIC_SEED_BY_TYPE = {"ToRRouter": 0, "LeafRouter": 10, "SpineRouter": 25}
 SONIC_HASH_FIELDS = {"src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_protocol": "IP_PROTOCOL",
                      "l4_src_port": "L4_SRC_PORT", "l4_dst_port": "L4_DST_PORT",
                      "in_port": "IN_PORT"}
-# EOS Strata: `ip load-sharing trident fields ip <fields>` (the keywords of EOS's implicit
-# default line, annetutil/annet implicit.py) and `ip load-sharing trident <seed>`, seed 0-5,
-# default 0 on every switch (EOS User Manual, IPv4 chapter, "ip load-sharing"). No keyword for
-# the IP protocol is verified, so it is not rendered.
-EOS_HASH_FIELDS = {"src_ip": "source-ip", "dst_ip": "destination-ip",
-                   "l4_src_port": "source-port", "l4_dst_port": "destination-port",
-                   "in_port": "ingress-interface"}
-EOS_SEED_RANGE = (0, 5)
+# EOS: no `ip load-sharing` line is rendered. The `ip load-sharing trident fields ip ...` keywords
+# and the `ip load-sharing trident <seed>` range (0-5) had no primary source: neither Arista's
+# EOS User Manual nor a TOI was readable for them (the keywords appear only as a third party's
+# reading of EOS's hidden default line, in the annet tool's implicit config), and Arista's AVD
+# renders neither (aristanetworks/avd @3cac535c has no `load-sharing`). An EOS switch hashes with its
+# own default fields and seed, which no source here shows: the plan says the requested ones are
+# not rendered, and the checks credit neither (hash-entropy, hash-polarization).
+EOS_DEFAULT_SEED = "EOS default seed (no `ip load-sharing` line rendered)"
 # EOS on these Broadcom XGS chips takes `platform trident` commands: the MMU queue profile with
-# per-PG reservation and alpha, `platform trident mmu headroom-pool limit cells` and
-# `ip load-sharing trident` (eos-and-avd.md §2, "platform trident mmu queue profile").
+# per-PG reservation and alpha and `platform trident mmu headroom-pool limit cells`
+# (eos-and-avd.md §2, "platform trident mmu queue profile").
 EOS_TRIDENT_ASICS = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
 
 
@@ -57,18 +58,21 @@ def sonic_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[s
     if want["adaptive_routing"]:
         notes.append("adaptive routing: upstream SONiC has no ARS orchestration (HLD "
                      "sonic-net/SONiC#1958, code PRs open); ECMP hashing only")
-    return {"seed": seed, "seed_source": source, "hash_fields": fields,
+    return {"seed": seed, "seed_source": source, "hash_fields": fields, "default_hash": False,
             "adaptive_routing": False, "not_rendered": notes}
 
 
 def eos_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[str, Any]:
-    """Rendered ECMP settings of one EOS switch (as sonic_ecmp): the requested seed, the hash
-    fields EOS has a verified keyword for, DLB on Strata."""
-    requested_seed = want["seeds"][role]
-    fields = [f for f in want["hash_fields"] if f in EOS_HASH_FIELDS]
-    notes = ["hash field %s: no verified EOS keyword, not rendered" % f
-             for f in want["hash_fields"] if f not in EOS_HASH_FIELDS]
-    return {"seed": requested_seed, "seed_source": "ip load-sharing trident %d" % requested_seed,
-            "hash_fields": fields,
+    """Rendered ECMP settings of one EOS switch (as sonic_ecmp): no hash seed and no hash fields
+    (the switch keeps its own defaults, unknown here: ``seed`` None, ``default_hash`` True), DLB
+    on Strata."""
+    notes = ["hash seed %d: not rendered (no primary source for `ip load-sharing trident "
+             "<seed>`); the switch keeps its default seed" % want["seeds"][role]]
+    if want["hash_fields"]:
+        notes.append("hash fields %s: not rendered (no primary source for `ip load-sharing "
+                     "trident fields`); the switch hashes on its default fields"
+                     % ", ".join(want["hash_fields"]))
+    return {"seed": None, "seed_source": EOS_DEFAULT_SEED, "hash_fields": [],
+            "default_hash": True,
             "adaptive_routing": bool(want["adaptive_routing"]) and family == "strata",
             "not_rendered": notes}

@@ -48,7 +48,8 @@ PAUSE_QUANTA_IEEE = {
     800: _u(905, "LM §1.1 #5: SONiC uses 905 for 800G; the IEEE 800G value is unverified"),
 }
 
-# SONiC's own table (buffer_headroom_mellanox.lua pause_quanta_per_speed): 10G differs from IEEE.
+# SONiC's own table: sonic-swss cfgmgr/buffer_headroom_mellanox.lua pause_quanta_per_speed, lines
+# 42-50 @e6b0c5b5 (master 2026-08-21); 10G differs from IEEE.
 PAUSE_QUANTA_SONIC = {10: 67, 25: 80, 40: 118, 50: 147, 100: 394, 200: 453, 400: 905, 800: 905}
 
 # D-Intf: PHY/PCS/FEC/MAC delay of one end, in bit times (LM §1.1 #3, IEEE upper bounds per
@@ -90,6 +91,15 @@ _JERICHO_CAVEAT = (
     "VOQ guidance (LM §2.4; eos-and-avd.md: AVD renders no Jericho VOQ buffer knobs).")
 _UNKNOWN = "not in ../shared/reference; override from inventory"
 
+# Memory buffers (ITMs) of a Broadcom XGS MMU: a queue or PG lives in one of them, so its
+# threshold works on that buffer's share of a pool, whose SAI size is the per-buffer size times
+# the number of buffers (facebook/fboss @14ec47ec32 fboss/agent/hw/sai/switch/
+# SaiBufferManager.cpp L314, L332-337: poolSize and xoffSize *= getNumMemoryBuffers()).
+_FBOSS = "facebook/fboss @14ec47ec32 fboss/agent/hw/switch_asics/"
+_ITMS_UNKNOWN = _u(1, "no ITM layout found (not in FBOSS's switch_asics): carved as one "
+                   "buffer (unverified)")
+_VOQ_CORES = _u(None, "VOQ chip (refused by every platform): its cores are not modelled")
+
 
 def _brcm(total: Optional[int], total_src: str, total_ok: bool, speeds: Tuple[int, ...],
           cell: Optional[int], cell_src: str, cell_ok: bool,
@@ -106,110 +116,169 @@ def _brcm(total: Optional[int], total_src: str, total_ok: bool, speeds: Tuple[in
         "port_speeds_gbps": _u(speeds, "vendor product briefs (unverified)"),
         "caveat": _v("", ""),
         "sonic_asic_table": _v(None, "no SONiC dynamic-buffer plugin for Broadcom (SN §1.1)"),
+        "memory_buffers": _ITMS_UNKNOWN,
     }
     asic.update(extra or {})
     return asic
 
 
-def _spectrum(total: int, total_src: str, total_ok: bool, speeds: Tuple[int, ...], cell: int,
-              lane: int, tile: Optional[int], extra: Optional[Dict[str, Fact]] = None,
-              pipeline_kb: int = 19, xoff_extra_kb: float = 0) -> Dict[str, Fact]:
-    # ASIC_TABLE values of sonic-buildimage platform/mellanox/asic_table.j2 @4a9bf641 (SN §1.3;
-    # Spectrum-5/6 rows: issue 13 research): pipeline latency 19 KB, 42 on Spectrum-6, whose
-    # headroom also takes 18 KiB more xoff since sonic-swss #4797 (applied by revision).
+def _spectrum(series: int, total: int, total_src: str, total_ok: bool,
+              speeds: Tuple[int, ...], cell: int, lane: int, tile: Optional[int],
+              extra: Optional[Dict[str, Fact]] = None, pipeline_kb: int = 19,
+              xoff_extra_kb: float = 0) -> Dict[str, Fact]:
+    # ASIC_TABLE values of sonic-buildimage platform/mellanox/asic_table.j2, master 086b03bd70
+    # (last changed fb4dee11da, #26688), lines 65-136: cell_size 96 / 144 / 144 / 192 / 192 /
+    # 256 and pipeline_latency 19 KB, 42 on Spectrum-6 (lines 128-129), mac_phy_delay 0.8,
+    # peer_response_time 3.8 on Spectrum-1 .. -6. (@4a9bf641, cited before, is a commit of PR
+    # #25501's branch, merged as 5c4f5ca98d; its rows are the same.) Spectrum-6 headroom also takes
+    # 18 KiB more xoff since sonic-swss #4797 (422271e7, cfgmgr/buffer_headroom_mellanox.lua;
+    # applied by revision).
     table = {"cell_size": cell, "pipeline_latency_kb": pipeline_kb, "mac_phy_delay_kb": 0.8,
              "peer_response_time_kb": 3.8, "kb_on_tile": tile, "xoff_extra_kb": xoff_extra_kb}
     asic = {
         "vendor": _v("nvidia", "vendor"),
         "family": _v("spectrum", "NVIDIA Spectrum"),
+        # The sn<number> series of the ASIC's SONiC platforms: buffer_pool_mellanox.lua reads
+        # the number from DEVICE_METADATA platform (sonic-swss 202511 cfgmgr/
+        # buffer_pool_mellanox.lua L190-205: >= 6000 reserves a descriptors pool).
+        "sn_series": _v(series, "sonic-buildimage @086b03bd70 platform/mellanox/asic_table.j2 "
+                                "L26-60 platform2asic: every platform of the ASIC is sn%d-%d"
+                                % (series, series + 999)),
         "total_buffer_bytes": Fact(total, total_src, total_ok),
-        "cell_bytes": _v(cell, "SN §1.3 asic_table.j2 cell_size"),
+        "cell_bytes": _v(cell, "sonic-buildimage platform/mellanox/asic_table.j2 @086b03bd70 "
+                         "cell_size"),
         "headroom_semantics": _MLNX_RES,
         "pipeline_latency_bytes": _v(pipeline_kb * 1024, "asic_table.j2: %d KB" % pipeline_kb),
         "mac_phy_delay_bytes": _v(0.8 * 1024, "SN §1.3 asic_table.j2: 0.8 KB"),
         "serdes_lane_gbps": _u(lane, "SN §1.4: SN4700 400G on 8 lanes, SN5600 800G on 8 lanes"),
         "port_speeds_gbps": _u(speeds, "vendor product briefs (unverified)"),
         "caveat": _v("", ""),
-        "sonic_asic_table": _v(table, "SN §1.3: sonic-buildimage platform/mellanox/asic_table.j2"),
+        "sonic_asic_table": _v(table, "sonic-buildimage platform/mellanox/asic_table.j2 "
+                               "@086b03bd70 lines 65-136"),
+        "memory_buffers": _v(1, "one shared buffer: buffer_pool_mellanox.lua carves one mmu_size "
+                                "(sonic-swss 202511 L283-288, L445)"),
     }
     asic.update(extra or {})
     return asic
 
 
 ASICS = {
+    # facebook/fboss fboss/agent/hw/switch_asics/<ASIC>.h @05d1a971 (main, 2025-09-15):
+    # getMMUSizeBytes / getSramSizeBytes and getMMUCellSize; the lines are cited per ASIC.
     "tomahawk3": _brcm(
-        64000000, "LM §2.4 [M] (unverified)", False, (10, 25, 40, 50, 100, 200, 400),
-        254, "SN §1.4: Dell Z9332f TH3 ini, 2540 B = 10 cells of 254 B", True),
+        64 * 1024 * 1024, "facebook/fboss Tomahawk3Asic.h @05d1a971 line 31: getMMUSizeBytes "
+        "64 MiB, 2 ITMs (was LM §2.4's 64 MB [M])", True, (10, 25, 40, 50, 100, 200, 400),
+        254, "fboss Tomahawk3Asic.h @05d1a971 line 38 getMMUCellSize; sonic-buildimage Dell "
+        "Z9332f-O32 pg_profile_lookup.ini @a53f01df: 2540 B = 10 cells", True,
+        {"memory_buffers": _v(2, _FBOSS + "Tomahawk3Asic.h L99-105: getNumMemoryBuffers 2, "
+                              "getStaticQueueLimitBytes MMU / 2 (\"Per ITM buffers limits "
+                              "the queue size\")")}),
     "tomahawk4": _brcm(
-        119179848, "facebook/fboss Tomahawk4Asic.h @05d1a971: MMU 2 ITMs x 234,606 cells x "
-        "254 B", True, (10, 25, 40, 50, 100, 200, 400),
-        254, "facebook/fboss Tomahawk4Asic.h getMMUCellSize", True),
+        119179848, "facebook/fboss Tomahawk4Asic.h @05d1a971 line 40: MMU 2 ITMs x 234,606 "
+        "cells x 254 B", True, (10, 25, 40, 50, 100, 200, 400),
+        254, "facebook/fboss Tomahawk4Asic.h @05d1a971 line 47 getMMUCellSize", True,
+        {"memory_buffers": _v(2, _FBOSS + "Tomahawk4Asic.h L106-112: getNumMemoryBuffers 2, "
+                              "getStaticQueueLimitBytes MMU / 2 (\"Per ITM buffers limits "
+                              "the queue size\")")}),
     "tomahawk5": _brcm(
-        173268640, "facebook/fboss Tomahawk5Asic.h @05d1a971: MMU 2 ITMs x 341,080 cells x "
-        "254 B (SONiC's 7060X6 pools, 165.7 MB, sit just below)", True,
+        173268640, "facebook/fboss Tomahawk5Asic.h @05d1a971 line 40: MMU 2 ITMs x 341,080 "
+        "cells x 254 B (SONiC's 7060X6 pools, 165.7 MB, sit just below)", True,
         (25, 50, 100, 200, 400, 800),
-        254, "fboss Tomahawk5Asic.h getMMUCellSize; every 7060X6 SONiC value divides by 254",
-        True),
+        254, "fboss Tomahawk5Asic.h @05d1a971 line 47 getMMUCellSize; every 7060X6 SONiC value "
+        "divides by 254", True,
+        {"memory_buffers": _v(2, _FBOSS + "Tomahawk5Asic.h L102-109: getNumMemoryBuffers 2, "
+                              "getStaticQueueLimitBytes MMU / 2; sonic-buildimage #25451 "
+                              "(55d88e875b): with SAI 14.x TH5 buffer sizes \"halved to "
+                              "properly reflect their per-ITM config\"")}),
+    # Tomahawk 6: sonic-buildimage issue #28657 (2026-07-28, Nexthop NH-4210; its fix, PR #28658
+    # head e91c88fc, is not merged) gives ~636,183 cells of 420 B, an approximate community
+    # figure. FBOSS Tomahawk6Asic.h @14ec47ec confirms the cell (line 45, getMMUCellSize 420)
+    # and one ITM (line 112), and counts 629,986 cells available to the user (line 48, since
+    # e37c8e32 of 2026-07-30), a little below that total; its getMMUSizeBytes (line 38,
+    # 500,000 cells) sits below its own available count, so it is no total either.
     "tomahawk6": _brcm(
-        267196860, "sonic-buildimage #28657 (community figure, not Broadcom's): ~636,183 cells "
-        "x 420 B (unverified)", False, (100, 200, 400, 800),
-        420, "sonic-buildimage #28657 (unverified)", False,
-        {"serdes_lane_gbps": _u(200, "press: 512 x 200G PAM4 SerDes (unverified)")}),
+        267196860, "sonic-buildimage issue #28657 (community figure, not Broadcom's): ~636,183 "
+        "cells x 420 B; FBOSS counts 629,986 available (unverified)", False,
+        (100, 200, 400, 800),
+        420, "facebook/fboss Tomahawk6Asic.h @14ec47ec line 45 getMMUCellSize", True,
+        {"serdes_lane_gbps": _u(200, "press: 512 x 200G PAM4 SerDes (unverified)"),
+         "memory_buffers": _v(1, _FBOSS + "Tomahawk6Asic.h L108-113: getNumMemoryBuffers 1, "
+                              "getStaticQueueLimitBytes the whole MMU")}),
     "trident4": _brcm(
         132000000, "LM §2.4 [M] BCM56880 132 MB (unverified)", False,
         (10, 25, 40, 50, 100, 200, 400),
         254, "assumed equal to Tomahawk cells (unverified)", False),
     "jericho2": _brcm(
-        32000000, "LM §2.4 [M]: 32 MB on-chip + 8 GB HBM (unverified)", False,
-        (10, 25, 40, 50, 100, 200, 400), 256, "estimate (unverified)", False,
+        64 * 1024 * 1024, "facebook/fboss Jericho2Asic.h @05d1a971 line 45: getSramSizeBytes "
+        "64 MiB on-chip (HBM apart; was LM §2.4's 32 MB [M])", True,
+        (10, 25, 40, 50, 100, 200, 400), 254,
+        "facebook/fboss Jericho2Asic.h @05d1a971 line 49 getMMUCellSize", True,
         {"headroom_semantics": _v("voq_deep_buffer", "LM §2.4"),
          "family": _v("sand", "Broadcom DNX (Jericho); EOS 'sand'"),
-         "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24")}),
+         "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24"), "memory_buffers": _VOQ_CORES}),
     "jericho3": _brcm(
-        None, "LM §2.4: on-chip + HBM, no published on-chip figure; " + _UNKNOWN, False,
-        (100, 200, 400, 800), 256, "estimate (unverified)", False,
+        128 * 1024 * 1024, "facebook/fboss Jericho3Asic.h @05d1a971 line 50: getSramSizeBytes "
+        "128 MiB on-chip (HBM apart)", True,
+        (100, 200, 400, 800), 254,
+        "facebook/fboss Jericho3Asic.h @05d1a971 line 60 getMMUCellSize", True,
         {"headroom_semantics": _v("voq_deep_buffer", "LM §2.4; META24"),
          "family": _v("sand", "Broadcom DNX (Jericho); EOS 'sand'"),
-         "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24")}),
+         "caveat": _v(_JERICHO_CAVEAT, "LM §2.4; META24"), "memory_buffers": _VOQ_CORES}),
+    # Spectrum totals: SONiC's own accounting, egress_lossless_pool_size of the SKU templates
+    # (sonic-buildimage device/mellanox/<platform>/<HWSKU>/buffers_defaults_t*.j2; every HWSKU
+    # template of a platform carries the same value on master 086b03bd70: 10 SN2700, 14 SN3800,
+    # 26 SN4700, 8 SN5600, 10 SN5640, 12 SN6600/SN6810 files); the commits cited are the ones
+    # that last changed the file cited. SONiC sizes every pool of the ASIC within it. The
+    # vendors' marketing figures (LM §2.4: 16, 42, 64 MB) are larger and not what SONiC accounts.
     "spectrum1": _spectrum(
-        13945824, "sonic-buildimage ACS-MSN2700 buffers_defaults_t1.j2 @ba853348: "
-        "egress_lossless_pool (SONiC sizes every Spectrum-1 pool within it; LM §2.4's 16 MB "
-        "is the marketing figure)", True, (10, 25, 40, 50, 100), 96, 25, False),
+        2000, 13945824, "sonic-buildimage ACS-MSN2700/buffers_defaults_t1.j2 @ba853348 line 20 "
+        "(every SN2700 HWSKU): egress_lossless_pool", True,
+        (10, 25, 40, 50, 100), 96, 25, False),
     "spectrum2": _spectrum(
-        34287552, "sonic-buildimage ACS-MSN3800 buffers_defaults_t1.j2 @ba853348: "
-        "egress_lossless_pool (LM §2.4's 42 MB is the marketing figure)", True,
+        3000, 34287552, "sonic-buildimage ACS-MSN3800/buffers_defaults_t1.j2 @ba853348 line 20 "
+        "(every SN3800 HWSKU): egress_lossless_pool", True,
         (10, 25, 40, 50, 100, 200), 144, 50, False),
     "spectrum3": _spectrum(
-        60817392, "sonic-buildimage ACS-MSN4700 buffers_defaults_t1.j2 @ba853348: "
-        "egress_lossless_pool, as every SN4700 HWSKU template (LM §2.4's 64 MB is the "
-        "marketing figure)", True, (10, 25, 40, 50, 100, 200, 400), 144, 50, False),
+        4000, 60817392, "sonic-buildimage ACS-MSN4700/buffers_defaults_t1.j2 @ba853348 line 20 "
+        "(every SN4700 HWSKU): egress_lossless_pool", True,
+        (10, 25, 40, 50, 100, 200, 400), 144, 50, False),
     "spectrum4": _spectrum(
-        158229504, "SN §1.2: SN5600 egress_lossless_pool 158,229,504 B (LM §2.4 [V])", True,
-        (25, 50, 100, 200, 400, 800), 192, 100, True),
-    # Spectrum-5 (SN5640) and Spectrum-6 (SN6600/SN6810): SONiC's own accounting, the egress
-    # lossless pool of their SKU templates, is the only buffer figure published.
+        5000, 158229504, "sonic-buildimage ACS-SN5600/buffers_defaults_t1.j2 @c076c12431 line 20 "
+        "(every SN5600 HWSKU): egress_lossless_pool", True, (25, 50, 100, 200, 400, 800), 192,
+        100, True),
+    # Spectrum-5 (SN5640): 136,209,408 B in all 10 SN5640 templates since d6dba91389 (#21770,
+    # 2025-02-19, the SN5640 as merged). The 136,210,432 cited before (@0e60c47f) is the value of
+    # the unmerged PR #21556 (its head branch: 2af1752e8b, 0a4cdad71d, with ingress 105,420,800);
+    # 0e60c47f itself is not in the repository as fetched (every branch, tag and PR ref; the
+    # search index keeps a copy of the file under that id, the same as 0a4cdad71d's).
     "spectrum5": _spectrum(
-        136210432, "sonic-buildimage Mellanox-SN5640-C512S2 buffers_defaults_t1.j2 @0e60c47f: "
-        "egress_lossless_pool (no vendor buffer figure found)", False,
-        (25, 50, 100, 200, 400, 800), 192, 100, True),
+        5000, 136209408, "sonic-buildimage Mellanox-SN5640-C512S2/buffers_defaults_t1.j2 "
+        "@1f88a42e30 line 27 (every SN5640 HWSKU): egress_lossless_pool", True, (25, 50, 100, 200, 400, 800),
+        192, 100, True),
+    # Spectrum-6 (SN6600_LD, SN6810_LD): 226,492,416 B in all 12 templates of master since
+    # c237d88fbc (#28610, 2026-07-30; SN6810: eb9e86f693, #28615). The 224,143,360 cited before
+    # (@88c4b9a6) is a commit of PR #26392's branch, for an HWSKU (Mellanox-SN6600_LD-V512C2)
+    # removed before the PR was merged (ed33c74fd9), and the value before #28610.
     "spectrum6": _spectrum(
-        224143360, "sonic-buildimage Mellanox-SN6600_LD-V512C2 buffers_defaults_t0.j2 @88c4b9a6: "
-        "egress_lossless_pool (no vendor buffer figure found)", False,
+        6000, 226492416, "sonic-buildimage ACS-SN6600_LD/buffers_defaults_t0.j2 @c237d88fbc "
+        "line 21 (every SN6600 and SN6810 HWSKU): egress_lossless_pool", True,
         (100, 200, 400, 800), 256, 200, False, pipeline_kb=42, xoff_extra_kb=18),
 }
 
 # Switching capacity (LM §2.4 table; [V] rows verified) and SerDes lanes: capacity over the lane
 # rate, checked against the port maps where one was read (research of issue 13: TH5 7060X6
-# lanes 1-512, Spectrum-4 SN5600 lanes 0-511, Spectrum-3 SN4700 lanes 0-255).
+# lanes 1-512, Spectrum-4 SN5600 lanes 0-511, Spectrum-3 SN4700 lanes 0-255; sonic-buildimage
+# master 086b03bd70: SN5640 platform.json @b662f06644 64 cages x 8 lanes 0-511 with 8x100G on
+# every cage = 51.2T, SN6600_LD platform.json @dd9d1d5af1 64 x 8 lanes with 8x200G = 102.4T).
 _CAPACITY = {
     "tomahawk3": (12800, False, False), "tomahawk4": (25600, False, False),
     "tomahawk5": (51200, True, True), "trident4": (12800, False, False),
     "jericho2": (9600, False, False), "jericho3": (14400, False, False),
     "spectrum1": (3200, False, False), "spectrum2": (6400, True, False),
     "spectrum3": (12800, True, True), "spectrum4": (51200, True, True),
-    # 51.2T inferred from the SN5640 SKUs (512 x 100G); 102.4T: Mellanox/hw-mgmt #2885 (SN6600)
-    # and the Tomahawk 6 press releases.
-    "spectrum5": (51200, False, False), "spectrum6": (102400, True, False),
+    # 51.2T and 102.4T: the SN5640 and SN6600_LD platform.json (above); Mellanox/hw-mgmt #2885
+    # (SN6600) and the Tomahawk 6 press releases.
+    "spectrum5": (51200, True, True), "spectrum6": (102400, True, True),
     "tomahawk6": (102400, False, False),
 }
 for _name, (_gbps, _cap_ok, _lanes_ok) in _CAPACITY.items():
@@ -234,7 +303,13 @@ def check_platform(asic: "AsicProfile", platform: str, host: Optional[str] = Non
                 ", ".join(supported)), host)
 
 
-# ASIC_TABLE of the older replica in LM §1.3 (lua commit 18913fa, SONIC-ASIC): 18 KiB pipeline.
+# ASIC_TABLE of the older replica in LM §1.3 (SONIC-ASIC): 18 KiB pipeline, as in the fork
+# stephenxs/sonic-buildimage files/build_templates/asic_table.j2 @761bdf3e lines 40-41, 51-52;
+# sonic-net's asic_table.j2 carried 19 from its first commit (e010d83fc3, #6194, 2020-12-13).
+# The name "18913fa" (LM §1.3's lua commit, the revision of lossless/headroom.py) is no commit
+# of sonic-net/sonic-swss; the lua that replica follows (cable term /8192, 8-lane pipeline
+# latency x2 - 1 KiB) is cfgmgr/buffer_headroom_mellanox.lua blob d99cd028, master 4957df86d
+# (#2860, 2023-08-14) up to #3235 (b90555553), and the 202305 / 202311 branches.
 SONIC_ASIC_TABLE_18913FA = {
     "spectrum2": {"cell_size": 144, "pipeline_latency_kb": 18, "mac_phy_delay_kb": 0.8,
                   "peer_response_time_kb": 3.8},

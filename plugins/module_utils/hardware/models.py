@@ -25,6 +25,13 @@ from ansible_collections.roce.fabric.plugins.module_utils.hardware import platfo
 
 Mode = namedtuple("Mode", "name ports speeds")
 
+# Checked again for issue 27 against sonic-buildimage master 086b03bd70 (2026-08-23): the first
+# lanes of every 8-lane cage below equal that master's platform.json (7060X6-64PE @9c98c4800a,
+# 7060DX5-64S @368ace2a19, SN5600 and SN4700 @ec0ff9d5d1) and, for the DS5000, which is
+# not on master, the head of PR #28275 (a345b55deb). The commits 1b88185e, b15dba53, 9c781c0f and
+# daa8cabb cited below are not in the repository as fetched (every branch, tag and PR ref of a
+# snapshot that lacks a few objects; the search index keeps the files under those ids); the
+# master files are the ones to read.
 # Arista 7060X6-64PE (Tomahawk 5): first lane of cages 1-64, sonic-buildimage
 # device/arista/x86_64-arista_7060x6_64pe/platform.json @1b88185e.
 _7060X6_LANES = [17, 1, 9, 25, 57, 41, 33, 49, 89, 73, 65, 81, 121, 105, 97, 113, 153, 137, 129,

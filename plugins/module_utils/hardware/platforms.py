@@ -25,21 +25,12 @@ from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabi
 
 
 class SonicPorts:
-    """SONiC names a port after its first SerDes lane (Ethernet0, Ethernet8, ...: port_config.ini,
-    platform.json), so a generic port's lanes cannot reach the next name; aliases are the
-    model's (etp<cage>[a-h] or <prefix><cage>/<lane>) or etp<n> on a generic map."""
+    """SONiC names a port Ethernet<n> (port_config.ini, platform.json; on the models n is the
+    port's first lane counted from the first cage); aliases are the model's (etp<cage>[a-h] or
+    <prefix><cage>/<lane>) or a given port map's."""
 
-    @staticmethod
-    def generic_name(index: int, step: int) -> str:
-        return "Ethernet%d" % (index * step)
-
-    @staticmethod
-    def generic_lane_span(step: int) -> int:
-        return step
-
-    @staticmethod
-    def generic_alias(index: int, name: str) -> str:
-        return "etp%d" % (index + 1)
+    grammar = "sonic_port"      # inputs/names.py: the names a given port map may use
+    aliases = True              # PORT.alias
 
     @staticmethod
     def model_port(model: Dict[str, Any], ports_per_cage: int, cage: int, sub: int,
@@ -61,19 +52,10 @@ class SonicPorts:
 class EosPorts:
     """EOS names a port after its cage and first lane in it: EthernetN/1, N/5 for two ports per
     cage, N/1 N/3 N/5 N/7 for four (EOS manual 'Layer 1 Profiles'); an OSFP cage carries up to
-    8 lanes; the alias is the name itself (EOS has none)."""
+    8 lanes; EOS has no alias."""
 
-    @staticmethod
-    def generic_name(index: int, step: int) -> str:
-        return "Ethernet%d/1" % (index + 1)
-
-    @staticmethod
-    def generic_lane_span(step: int) -> int:
-        return 8
-
-    @staticmethod
-    def generic_alias(index: int, name: str) -> str:
-        return name
+    grammar = "eos_port"
+    aliases = False
 
     @staticmethod
     def model_port(model: Dict[str, Any], ports_per_cage: int, cage: int, sub: int,
@@ -87,7 +69,7 @@ class EosPorts:
         return cage - 1, sub, rest
 
 
-PortNaming = Any    # SonicPorts or EosPorts: the same static methods
+PortNaming = Any    # SonicPorts or EosPorts: the same attributes and static methods
 
 
 class Platform(NamedTuple):
@@ -96,14 +78,16 @@ class Platform(NamedTuple):
     families: Tuple[str, ...]            # ASIC families whose config it renders completely
     refused: Dict[str, str]              # another family -> why it is refused here
     ports: PortNaming                    # front-panel port names, lanes and aliases
-    # roce_fabric.port_name_step.<name> of the schema: (choices, description, default)
-    port_name_step: Tuple[Tuple[int, ...], str, int]
     # what the rendered config carries of the requested ECMP settings (capabilities.py)
     ecmp: Callable[[Optional[str], str, Dict[str, Any]], Dict[str, Any]]
     # the schema's PFC watchdog actions the platform has (plan action -> its keyword); None: all
     watchdog_actions: Optional[Dict[str, str]]
     hwsku_per_breakout: bool             # a modelled switch needs a HWSKU for its breakout
     buffer_manager: str                  # who sizes lossless profiles (buffer_model.MANAGERS)
+    # the largest port MTU (the IP MTU of a routed port, bytes) the platform takes on every
+    # family it renders, and where that number comes from; the model stage refuses more
+    mtu_max_bytes: int
+    mtu_source: str
 
 
 # Jericho (VOQ, HBM) is refused everywhere: no VOQ thresholds are rendered, so a plan for it
@@ -111,10 +95,15 @@ class Platform(NamedTuple):
 SONIC = Platform(
     name="sonic", title="SONiC", families=("strata", "spectrum"),
     refused={"sand": "SONiC on Jericho needs a VOQ chassis config, which is not rendered"},
-    ports=SonicPorts, port_name_step=((1, 2, 4, 8), "SONiC Ethernet<n> step", 8),
+    ports=SonicPorts,
     ecmp=capabilities.sonic_ecmp, watchdog_actions=None, hwsku_per_breakout=True,
     # buffermgrd: the HWSKU's pg_profile_lookup.ini (traditional) or the Mellanox lua (dynamic)
-    buffer_manager="sonic-buffermgrd")
+    buffer_manager="sonic-buffermgrd",
+    # PORT.mtu is the IP MTU: orchagent sets SAI_PORT_ATTR_MTU to it + 22 (Ethernet header, FCS,
+    # one VLAN tag; sonic-swss orchagent/portsorch.cpp setPortMtu @e6b0c5b5d, lines 2395-2403)
+    mtu_max_bytes=9216,
+    mtu_source="SONiC YANG sonic-port.yang PORT mtu range 68..9216, sonic-buildimage "
+               "@dbc792eb lines 164-169")
 
 # EOS runs on Broadcom only, and its buffer lines are the Strata MMU profile ('platform trident
 # mmu', eos-and-avd.md §2).
@@ -122,13 +111,32 @@ EOS = Platform(
     name="eos", title="EOS", families=("strata",),
     refused={"spectrum": "NVIDIA Spectrum switches do not run EOS",
              "sand": "Jericho VOQ buffer thresholds are not rendered yet"},
-    ports=EosPorts, port_name_step=((1,), "EOS ports are Ethernet<cage>/1", 1),
+    ports=EosPorts,
     ecmp=capabilities.eos_ecmp,
     # `priority-flow-control pause watchdog action` keywords (eos-and-avd.md §2; AVD #6399): the
     # plan's alert is EOS notify-only; EOS has no forward.
     watchdog_actions={"drop": "drop", "alert": "notify-only"}, hwsku_per_breakout=False,
     # the plan's headroom and pool numbers are rendered as they are, in the Trident MMU profile
-    buffer_manager="eos-mmu")
+    buffer_manager="eos-mmu",
+    # EOS `mtu` on a routed port is the IP MTU. 9214 on the Strata switches of the catalog
+    # (7060X6-64PE Tomahawk 5, 7060DX5-64S Tomahawk 4, generic Trident/Tomahawk), from Arista's
+    # own sources (the EOS User Manual's `mtu` page was in no corpus searched here):
+    # - eos.arista.com forum "Jumbo frame MTU sizes" (2016-02-18), a user's EOS output: "Max MTU
+    #   in Arista -> 9214", `show interfaces` "IP MTU 9214 bytes" beside an L2 MTU of 9234;
+    # - AVD renders 9214 on every hardware platform: p2p_uplinks_mtu default 9214
+    #   (aristanetworks/avd @3cac535c python-avd/pyavd/_eos_designs/schema/schema_fragments/
+    #   p2p_uplinks_mtu.schema.yml lines 9-20; raised from 9000 in avd#2844; "value of 9214
+    #   was confirmed ok in internal discussion", avd#3619); no platform_settings entry lowers
+    #   it but the virtual and edge ones (platform_settings.schema.yml lines 286-307: AWE-*
+    #   9194; avd#4338: "the internal max IP MTU for CloudEOS is 9194");
+    # - the CLI's syntax takes 68-65535 (arista-eosplus/pyeapi ipinterfaces.py set_mtu) and
+    #   refuses above the platform's maximum ("% Max MTU for Ethernet4 is 9194" on cEOS,
+    #   ipspace/netlab#1890), so the syntax range is not the platform's.
+    # No source shows a Strata model taking more, none shows one taking less.
+    mtu_max_bytes=9214,
+    mtu_source="Arista: eos.arista.com 'Jumbo frame MTU sizes' (max IP MTU 9214) and AVD's "
+               "p2p_uplinks_mtu default on every EOS hardware platform, aristanetworks/avd "
+               "@3cac535c; the EOS manual's range not read")
 
 # The order is the schema's and the documents': SONiC first.
 PLATFORMS = {SONIC.name: SONIC, EOS.name: EOS}

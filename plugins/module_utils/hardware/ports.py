@@ -5,9 +5,11 @@
 
 With a model (models.py) the ports are that switch's: its cages in the breakout its port speed
 takes, named as the platform names them, with the model's lanes, aliases and cage indexes.
-Without one, a generic map: SONiC names a port after its first lane (Ethernet0, Ethernet8, ...),
-EOS after its cage (Ethernet1/1), each port with as many lanes as its speed needs at the ASIC's
-SerDes rate - names and lanes no real switch is known to have (the port-map check says so).
+Without one, the inventory gives the switch's port map (``roce_port_map``): the ports, lanes and
+aliases its vendor publishes (a SONiC HWSKU's port_config.ini, or the same as a list), read and
+checked by inputs/port_map.py. A switch with neither has no ports the plan could name: the
+model stage refuses it (model/fabric.py) rather than render ports no real switch is known to
+have.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -16,54 +18,31 @@ __metaclass__ = type
 
 from typing import Any, Dict, Optional, Tuple, cast
 
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import models, platforms
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import models
 
-
-def port_name(platform: str, index: int, step: int) -> str:
-    """Name of front-panel port ``index`` (0-based) on a generic map."""
-    return platforms.PLATFORMS[platform].ports.generic_name(index, step)
-
-
-_LANE_MAPS: Dict[Tuple[str, int, int, Optional[int], int], Tuple[str, str]] = {}
-
-
-def lane_map(platform: str, index: int, step: int, speed_gbps: Optional[int],
-             serdes_gbps: int, name: str) -> Tuple[str, str]:
-    """(lanes, alias) of port ``index``: lanes from the first lane the name encodes, as many as
-    the speed needs at the ASIC's SerDes rate. SONiC names a port by its first lane, so lanes
-    cannot reach the next name; EOS front-panel ports (OSFP) carry up to 8 lanes. Cached: every
-    switch of a model has the same map."""
-    key = (platform, index, step, speed_gbps, serdes_gbps)
-    if key not in _LANE_MAPS:
-        naming = platforms.PLATFORMS[platform].ports
-        span = naming.generic_lane_span(step)
-        width = max(1, min(span, -(-speed_gbps // serdes_gbps))) if speed_gbps else 1
-        _LANE_MAPS[key] = (",".join(str(index * span + k) for k in range(width)),
-                           naming.generic_alias(index, name))
-    return _LANE_MAPS[key]
-
-
-def port_range(platform: str, count: int, step: int) -> str:
-    """'Ethernet0 .. Ethernet504': the names of a switch's ``count`` ports, for messages."""
-    return "%s .. %s" % (port_name(platform, 0, step), port_name(platform, count - 1, step))
+# One given port: (name, lanes, alias, cage index, lanes per port, speed in Mb/s or None).
+Given = Tuple[str, str, Optional[str], int, int, Optional[int]]
+FIELD = "roce_port_map"      # the inventory variable a given map comes from (messages)
 
 
 class PortMap:
     """The front-panel ports of one switch; ``port(index)`` gives name, lanes, alias, cage
-    number and lanes per port. Switches of one model, platform and breakout share one map."""
+    number and lanes per port. Switches of one model, platform and breakout (or one given
+    port map) share one map."""
 
     _shared: Dict[Tuple[Any, ...], "PortMap"] = {}
 
     def __init__(self, platform: str, count: int, model: Optional[str] = None,
-                 mode: Optional[models.Mode] = None, step: int = 8,
-                 serdes_gbps: int = 50) -> None:
+                 mode: Optional[models.Mode] = None,
+                 given: Optional[Tuple[Given, ...]] = None) -> None:
         self.platform, self.count, self.model, self.mode = platform, count, model, mode
-        self.step, self.serdes_gbps = step, serdes_gbps
-        self._ports: Dict[Tuple[int, Optional[int]], Tuple[str, str, Optional[str], int, int]] = {}
+        self.given = given
+        self._ports: Dict[int, Tuple[str, str, Optional[str], int, int]] = {}
+        self._index: Optional[Dict[str, int]] = None
 
     @property
     def breakout(self) -> models.Mode:
-        """The breakout of a modelled switch's map (generic maps, which have none, never ask)."""
+        """The breakout of a modelled switch's map (given maps, which have none, never ask)."""
         return cast(models.Mode, self.mode)
 
     @classmethod
@@ -72,35 +51,35 @@ class PortMap:
             cls._shared[args] = cls(*args)
         return cls._shared[args]
 
-    def port(self, index: int,
-             speed_gbps: Optional[int]) -> Tuple[str, str, Optional[str], int, int]:
-        key = (index, speed_gbps if self.model is None else None)
-        if key not in self._ports:
+    def port(self, index: int) -> Tuple[str, str, Optional[str], int, int]:
+        if index not in self._ports:
             if self.model is not None:
-                self._ports[key] = models.port(self.model, self.platform, self.breakout, index)
+                self._ports[index] = models.port(self.model, self.platform, self.breakout, index)
             else:
-                name = port_name(self.platform, index, self.step)
-                lanes, alias = lane_map(self.platform, index, self.step, speed_gbps,
-                                        self.serdes_gbps, name)
-                self._ports[key] = (name, lanes, alias, index + 1, len(lanes.split(",")))
-        return self._ports[key]
+                self._ports[index] = cast(Tuple[Given, ...], self.given)[index][:5]
+        return self._ports[index]
+
+    def speed_mbps(self, index: int) -> Optional[int]:
+        """The speed a given map names for port ``index`` in Mb/s (None: it names none)."""
+        return self.given[index][5] if self.given is not None else None
 
     def index_of(self, name: str) -> Optional[int]:
         """Index of the port called ``name``, or None."""
         if self.model is not None:
             index = models.parse(self.model, self.platform, self.breakout, name)
             return index if index is not None and index < self.count else None
-        for index in range(self.count):
-            if port_name(self.platform, index, self.step) == name:
-                return index
-        return None
+        if self._index is None:
+            self._index = dict((g[0], i) for i, g in enumerate(cast(Tuple[Given, ...],
+                                                                    self.given)))
+        return self._index.get(name)
 
     def describe(self) -> str:
         """'Ethernet0, Ethernet4 .. Ethernet508 (128 ports, sn5600, 2x400G)' for messages: the
         first two names show the step between ports."""
         first = sorted(set([0, min(1, self.count - 1), self.count - 1]))
-        names = [self.port(i, None)[0] for i in first]
-        where = ", %s, %s" % (self.model, self.breakout.name) if self.model else ""
-        shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " .. " + names[-1] \
-            if len(names) == 3 else " .. ".join(names)
+        names_ = [self.port(i)[0] for i in first]
+        where = ", %s, %s" % (self.model, self.breakout.name) if self.model else \
+            ", %s" % FIELD
+        shown = names_[0] if len(names_) == 1 else ", ".join(names_[:-1]) + " .. " + names_[-1] \
+            if len(names_) == 3 else " .. ".join(names_)
         return "%s (%d port%s%s)" % (shown, self.count, "s" if self.count > 1 else "", where)

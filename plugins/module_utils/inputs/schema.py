@@ -28,13 +28,20 @@ ASN_SCHEMES = ("shared", "unique")
 HEADROOM_MODELS = ("ieee", "sonic-nvidia", "sonic-sku")
 SONIC_VERSIONS = ("202305", "202311", "202405", "202411", "202505", "202511", "202605")
 TRIGGER_MODES = ("dynamic", "static")
-# Hash fields every platform renders (SONiC SWITCH_HASH names in render/sonic.py HASH_FIELDS).
+# Hash fields a platform may render (SONiC SWITCH_HASH names in render/sonic/config_db.py
+# HASH_FIELDS; EOS renders none: hardware/capabilities.py).
 HASH_FIELDS = ("src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", "in_port")
 WATCHDOG_ACTIONS = ("drop", "forward", "alert")
 MAX_BUFFER_BYTES = 64 * 2 ** 30
 MAX_ASN = 4294967295
 MAX_CABLE_M = 2000             # longest cable class in SONiC ini tables (Dell Z9332f, SN §1.4)
-MTU_BYTES = (1500, 9216)       # SONiC YANG PORT.mtu tops out at 9216 (SN §2)
+# MTUs up to the largest any platform takes (SONiC YANG PORT.mtu: 9216); the model stage refuses
+# a port above its own platform's maximum (hardware/platforms.py mtu_max_bytes: EOS 9214).
+MTU_BYTES = (1500, max(p.mtu_max_bytes for p in platforms.PLATFORMS.values()))
+# A switch tier's default MTU: the largest every platform takes (9214, the EOS maximum), so a
+# link between two platforms has one MTU at both ends; above the host's IP MTU (9000), which
+# is all a routed hop must carry (checks/links.py, mtu-path).
+SWITCH_MTU_DEFAULT = min(p.mtu_max_bytes for p in platforms.PLATFORMS.values())
 # Revisions of SONiC's buffer_headroom_mellanox.lua that change the numbers ("current": the
 # newest); lossless/headroom.py documents each.
 SONIC_LUA_REVISIONS = ("18913fa", "pr3235", "pr4757", "pr4797")
@@ -141,7 +148,8 @@ QOS = _obj({
                                   max_items=8)),
     "dscp_to_tc": _map({"type": "string", "pattern": r"^([0-9]|[1-5][0-9]|6[0-3])$",
                         "x-allowed": "a DSCP 0-63", "description": "a DSCP 0-63"}, _PRIO,
-                       "extra DSCP -> TC entries (unlisted DSCPs go to TC 0)"),
+                       "extra DSCP -> TC entries (every other DSCP goes to TC 0, or the lowest "
+                       "lossy class, written out for all 64 DSCPs)"),
     "cnp_scheduler": _enum(("strict", "dwrr"), "scheduler of the CNP queue", "strict"),
 }, "QoS plan: DSCP -> TC, lossless, PFC and ECN classes, CNP queue (host-nic.md §1.1)")
 QOS["properties"]["dscp_to_tc"]["default"] = {}
@@ -158,14 +166,16 @@ WATCHDOG = _obj({
 }, "PFC watchdog (SONiC pfcwd defaults 200/200 ms; restoration 2 x detection)")
 
 ECMP = _obj({
-    "hash_fields": _list(_enum(HASH_FIELDS, "hash field"), "ECMP hash fields",
+    "hash_fields": _list(_enum(HASH_FIELDS, "hash field"), "ECMP hash fields (SONiC renders "
+                         "them; EOS keeps its default hash: no sourced `ip load-sharing` line)",
                          default=["src_ip", "dst_ip", "ip_protocol", "l4_src_port",
                                   "l4_dst_port"]),
     "seeds": _obj({"leaf": _int(0, 5, "leaf hash seed", default=1),
                    "spine": _int(0, 5, "spine hash seed", default=2),
                    "superspine": _int(0, 5, "super-spine hash seed", default=3)},
-                  "hash seed per tier against polarization: EOS renders it (ip load-sharing "
-                  "trident, 0-5); SONiC derives its own from the switch type"),
+                  "hash seed per tier against polarization, rendered by no platform today: "
+                  "SONiC derives its own from the switch type, EOS keeps its default (no "
+                  "sourced `ip load-sharing` seed command)"),
     "adaptive_routing": _bool("dynamic load balancing / adaptive routing where the platform "
                               "renders it", False),
     "qps_per_connection": _int(1, 128, "NCCL QPs per connection", default=4),
@@ -216,12 +226,12 @@ FABRIC = _obj({
                                            "(null: enough for 1:1)")),
     "links_per_spine_superspine": _nullable(_int(1, 64, "parallel links per spine-super-spine "
                                                  "pair (null: from the oversubscription)")),
-    "switch_ports": _int(2, 1024, "front-panel ports per switch", default=64),
-    "port_name_step": _obj(dict((p.name, _enum(*p.port_name_step))
-                                for p in platforms.PLATFORMS.values()), "port naming"),
     "mtu": _obj(dict((tier, dict(_MTU, description="%s MTU" % tier, default=default))
-                     for tier, default in (("host", 9000), ("leaf", 9216), ("spine", 9216),
-                                           ("superspine", 9216))), "MTU per tier"),
+                     for tier, default in (("host", 9000), ("leaf", SWITCH_MTU_DEFAULT),
+                                           ("spine", SWITCH_MTU_DEFAULT),
+                                           ("superspine", SWITCH_MTU_DEFAULT))),
+                "MTU per tier (IP MTU; a switch's at most its platform's maximum: EOS 9214, "
+                "SONiC 9216)"),
     "qos": QOS,
     "pfc_watchdog": WATCHDOG,
     "ecmp": ECMP,
@@ -301,12 +311,11 @@ LINK_OVERRIDE = _obj({
     "cable_m": dict(_CABLE, description="cable length of this link (both ends)"),
     "speed_gbps": dict(_SPEED, description="speed of this link (both ends)"),
     "media": dict(_MEDIA, description="medium of this link (both ends)"),
-    "mtu_bytes": dict(_MTU, description="MTU of this link (both ends of a switch link)"),
+    "mtu_bytes": dict(_MTU, description="MTU of this link (both ends of a switch link; "
+                      "a host link: the leaf's end)"),
     "address": dict(_P2P, description="this end's /31 (the other end takes the other half)"),
     "state": _enum(("up", "down"), "admin state of this end"),
     "headroom_bytes": _int(1, 16 * 2 ** 20, "headroom (xoff) pinned on this port", "bytes"),
-    "lanes": _name("lanes", "SerDes lanes of this port"),
-    "alias": _name("alias", "SONiC alias of this port"),
 }, "one link, named by this switch's port")
 
 GROUP_LINK_OVERRIDE: Dict[str, Schema] = {
@@ -323,6 +332,41 @@ NIC_OVERRIDE = _obj({
     "qos": QOS,
 }, "one NIC, by index")
 
+# The ports of a switch of no model, as its vendor publishes them (hardware/ports.py): a list in
+# front-panel order, or the text of a SONiC HWSKU's port_config.ini. Names follow the
+# platform's grammar, each name, alias and lane once (checked at the model stage, which knows
+# the platform).
+PORT_MAP_ENTRY = _obj({
+    "name": _name("port", "port name as the switch names it (SONiC Ethernet<n>, EOS "
+                  "Ethernet<cage>/<lane>)"),
+    "lanes": _name("lanes", "the port's SerDes lanes"),
+    "alias": _name("alias", "SONiC alias (default: the name, as SONiC reads port_config.ini; "
+                   "EOS has none)"),
+    "index": _int(1, 1024, "front-panel cage, SONiC PORT index (default: the entry's "
+                  "position, 1-based)"),
+    "speed_gbps": dict(_SPEED, description="the port's speed in the vendor's map: links on it "
+                       "run at most this (default: no limit but the ASIC's)"),
+}, "one front-panel port", required=("name", "lanes"))
+PORT_MAP: Schema = {
+    "type": ["array", "string"], "items": PORT_MAP_ENTRY, "minItems": 2, "maxItems": 1024,
+    "maxLength": 262144,
+    "x-allowed": "a list of 2-1,024 ports ({name, lanes, alias, index, speed_gbps}, in "
+                 "front-panel order), or the text of a SONiC port_config.ini (at most 256 KiB)",
+    "description": "the ports of a switch of no roce_model, as its vendor publishes them: a "
+                   "list, or its SONiC HWSKU's port_config.ini text (e.g. lookup('file', ...)); "
+                   "required with roce_asic (docs/rendering.md)"}
+
+# Variables and keys no longer read, with what replaced them (the gate's error says it).
+RETIRED = {
+    "roce_port_count": "the ports of a switch follow from roce_model or roce_port_map",
+    "roce_fabric.switch_ports": "the ports of a switch follow from its roce_model or "
+                                "roce_port_map",
+    "roce_fabric.port_name_step": "port names follow from roce_model or roce_port_map",
+    "roce_link_overrides.*.lanes": "lanes follow from the switch's roce_model or roce_port_map",
+    "roce_link_overrides.*.alias": "aliases follow from the switch's roce_model or "
+                                   "roce_port_map",
+}
+
 COMMON_VARS: Dict[str, Schema] = {
     "roce_fabric": FABRIC,
     "roce_deploy": _bool("touch devices (false: plan, check and render only)", False),
@@ -333,12 +377,11 @@ SWITCH_VARS: Dict[str, Schema] = {
     "roce_model": _enum(models.names(), "switch model: its ASIC, cages, lanes, breakouts and "
                         "port names (docs/rendering.md)"),
     "roce_asic": _enum(sorted(catalog.ASICS), "switch ASIC, when no roce_model is given "
-                       "(a generic port map)"),
+                       "(then roce_port_map is required)"),
+    "roce_port_map": PORT_MAP,
     "roce_platform": _enum(PLATFORMS, "network OS rendered for"),
     "roce_asn": _int(1, MAX_ASN, "this switch's ASN (default from roce_fabric.asn)"),
     "roce_loopback": dict(_LOOPBACK, description="this switch's loopback /32"),
-    "roce_port_count": _int(2, 1024, "front-panel ports of a switch without roce_model "
-                            "(default roce_fabric.switch_ports)"),
     "roce_qos": dict(QOS, description="QoS overrides merged over roce_fabric.qos"),
     "roce_pfc_watchdog": dict(WATCHDOG, description="watchdog overrides merged over "
                               "roce_fabric.pfc_watchdog"),
@@ -352,8 +395,9 @@ SWITCH_VARS: Dict[str, Schema] = {
                                   "roce_link_overrides wins"),
     "roce_downlink_overrides": _obj(GROUP_LINK_OVERRIDE, "link properties of every link of this "
                                     "switch towards the tier below (a spine's leaf links, a "
-                                    "leaf's host links; the MTU stays per end on host links); "
-                                    "both ends, a port's own roce_link_overrides wins"),
+                                    "leaf's host links: their MTU sets the leaf's end, the NIC "
+                                    "keeps its own); both ends, a port's own "
+                                    "roce_link_overrides wins"),
     "roce_asic_overrides": ASIC_OVERRIDES,
     "roce_lossless": LOSSLESS,
     "roce_eos_base_config": {"type": "string", "maxLength": 262144,

@@ -42,12 +42,24 @@ def _rows(path: str, sub: Dict[str, Any], applies: str, out: List[str]) -> None:
             note = " (required)" if key in required else ""
             _rows("%s.%s" % (path, key),
                   dict(child, description=child.get("description", "") + note), applies, out)
+    elif "array" in _types(sub) and "properties" in sub.get("items", {}):
+        items = sub["items"]          # a list of mappings: one row per key of an entry
+        required = set(items.get("required", ()))
+        for key, child in items["properties"].items():
+            note = " (required)" if key in required else ""
+            _rows("%s[].%s" % (path, key),
+                  dict(child, description=child.get("description", "") + note), applies, out)
     elif sub.get("type") == "object" and isinstance(sub.get("additionalProperties"), dict):
         key = "<%s>" % sub["propertyNames"].get("description", "key").split(" ")[-1]
         value = sub["additionalProperties"]
         if value.get("type") == "object" and "properties" in value:
             for child_key, child in value["properties"].items():
                 _rows("%s.%s.%s" % (path, key, child_key), child, applies, out)
+
+
+def _types(sub: Dict[str, Any]) -> List[Any]:
+    kinds = sub.get("type")
+    return kinds if isinstance(kinds, list) else [kinds]
 
 
 def input_table() -> str:

@@ -177,6 +177,11 @@ def _lines(error: "jsonschema.ValidationError", host: Optional[str],
             if key in known:
                 continue
             allowed = "unknown key" + _suggest(key, known)
+            retired = _retired(path + [key])
+            if retired:
+                out.append((path_text(path + [key]), error.instance[key],
+                            "not set: no longer read (%s)" % retired))
+                continue
             if not path and kind:          # a top-level roce_* variable
                 other = schema.HOST_VARS if kind == "switch" else schema.SWITCH_VARS
                 allowed = ("a %s variable: a %s does not read it" % (
@@ -198,6 +203,15 @@ def _lines(error: "jsonschema.ValidationError", host: Optional[str],
     if error.validator == "type":
         allowed += " (got %s)" % _type_name(error.instance)
     return [(path_text(path), error.instance, allowed)]
+
+
+def _retired(path: List[Any]) -> Optional[str]:
+    """What replaced a variable or key schema.RETIRED lists (``*``: any one key), or None."""
+    for pattern, why in schema.RETIRED.items():
+        parts = pattern.split(".")
+        if len(parts) == len(path) and all(p in ("*", str(k)) for p, k in zip(parts, path)):
+            return why
+    return None
 
 
 def _type_name(value: Any) -> str:

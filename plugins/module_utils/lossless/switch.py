@@ -29,7 +29,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Po
 DEFAULT_LOSSLESS_PGS = (3,)       # RoCE on priority 3 (host-nic.md; CL-ROCE)
 SETTINGS_KEYS = ("model", "lossless_pgs", "trigger_fraction", "trigger_mode",
                  "over_subscribe_ratio", "lossy_reserved_per_port_bytes", "sonic", "ecn", "sku",
-                 "xon_offset_bytes")
+                 "xon_offset_bytes", "release")
 Row = Tuple[str, "PortClass", Dict[str, Any]]       # (port name, its class, its headroom)
 
 
@@ -65,7 +65,8 @@ def switch_lossless(asic: catalog.AsicProfile, ports: Sequence[Mapping[str, Any]
     ``cable_m`` (the real cable) and optional ``cable_class_m`` (the length its profile is sized
     and named for, default the cable), ``mtu_bytes`` (default 9216), ``peer_mtu_bytes``,
     ``lanes``, ``media``, ``headroom_bytes`` (xoff pinned by the inventory). ``settings``: see
-    SETTINGS_KEYS (all optional; ``ecn`` overrides the marks, ``xon_offset_bytes`` the XON).
+    SETTINGS_KEYS (all optional; ``ecn`` overrides the marks, ``xon_offset_bytes`` the XON,
+    ``release`` the SONiC release whose buffer_pool_mellanox.lua carves a Spectrum buffer).
     ``table_classes(speed)``: the cable lengths the platform's profile table has a row for (None
     or absent: any length). With ``strict=False`` a buffer that cannot hold the headroom is reported
     (``budget_error``, trigger and ECN None) instead of raised, and ECN overrides are taken as
@@ -82,7 +83,7 @@ def switch_lossless(asic: catalog.AsicProfile, ports: Sequence[Mapping[str, Any]
     carved = carve.carve(asic, [(name, cls.lanes or headroom.default_lanes(asic, cls.speed_gbps),
                                  hr) for name, cls, hr in rows],
                          per_pg, cfg.get("over_subscribe_ratio", 1),
-                         cfg.get("lossy_reserved_per_port_bytes"), host)
+                         cfg.get("lossy_reserved_per_port_bytes"), host, cfg.get("release"))
     shared = carved["shared_pool_bytes"]
     trigger, marks_by_class, budget_error = _pause_and_marks(carved, rows, cfg, per_pg, host,
                                                              strict)
@@ -100,6 +101,10 @@ def switch_lossless(asic: catalog.AsicProfile, ports: Sequence[Mapping[str, Any]
         "shared_headroom_pool_required_bytes": carved["shared_headroom_pool_required_bytes"],
         "lossy_reserved_bytes": carved["lossy_reserved_bytes"],
         "shared_pool_bytes": shared,
+        "itms": carved["itms"],
+        "itm_pool_bytes": carved["itm_pool_bytes"],
+        "itms_source": carved["itms_source"],
+        "pool_accounting": carved["accounting"],
         "carve": [list(item) for item in carved["items"]],
         "total_buffer_source": carved["total_source"],
         "vendor": asic.value("vendor"),
@@ -186,8 +191,9 @@ def _pause_and_marks(carved: Dict[str, Any], rows: Sequence[Row], cfg: Mapping[s
                 "ports", "%d ports" % len(rows), "more headroom than buffer: %s; shorten "
                 "cables, use fewer lossless PGs or a larger over_subscribe_ratio"
                 % carved["budget_error"], host)
+        # the pool one PG's threshold works on: the shared pool, or one ITM's share of it
         trigger = thresholds.xoff_trigger(
-            carved["shared_pool_bytes"],
+            carved["itm_pool_bytes"],
             cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
             cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
             mtu_bytes=max([cls.mtu_bytes for _name, cls, _hr in rows] or [0]), host=host)
@@ -229,7 +235,8 @@ def plan_switch(sw: Switch, ordered: Sequence[Port],
     # sorted: the same plan whatever order the inventory (or ansible-inventory) gave the keys
     ecn_over = dict(sorted((settings.get("ecn") or {}).items()))
     settings.update(model=choice.model, sonic=choice.knobs, sku=choice.sku, ecn=ecn_over,
-                    lossless_pgs=sw.qos["lossless_priorities"])
+                    lossless_pgs=sw.qos["lossless_priorities"],
+                    release=(choice.intent or {}).get("version"))
     ports = []
     for p in ordered:
         if not p.up:
@@ -239,11 +246,8 @@ def plan_switch(sw: Switch, ordered: Sequence[Port],
                       "cable_class_m": cls, "mtu_bytes": p.mtu_bytes,
                       "peer_mtu_bytes": peer_mtu, "media": p.media, "lanes": p.lanes_per_port})
         if p.headroom_bytes is not None:
-            if (choice.intent or {}).get("buffer_model") == "dynamic":
-                raise errors.RoceInputError(
-                    "roce_link_overrides.%s.headroom_bytes" % p.name, p.headroom_bytes,
-                    "not set: with SONiC's dynamic buffer model buffermgrd computes every "
-                    "lossless PG's headroom (use the traditional model to pin one)", sw.name)
+            # SONiC's dynamic model too: a PG on a profile of its own is a headroom override
+            # (sonic-swss cfgmgr/buffermgrdyn.cpp handleSingleBufferPgEntry), rendered so
             ports[-1]["headroom_bytes"] = p.headroom_bytes
     result = switch_lossless(asic, ports, settings, sw.name, strict=False,
                              table_classes=lambda speed: buffer_model.cable_classes(sw, speed))

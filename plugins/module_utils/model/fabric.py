@@ -28,7 +28,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.model import (
     links as fabric_links, numbering as fabric_numbers, tiers as fabric_tiers)
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
     catalog, models, platforms, ports as port_names)
-from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema, validate
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import port_map, schema, validate
 
 # What a switch's ports face, by tier (the peer_kind of its down- and uplinks).
 DOWNLINK = {"leaf": "host", "spine": "leaf", "superspine": "spine"}
@@ -107,7 +107,7 @@ class Port:
 
 class Switch:
     __slots__ = ("name", "role", "index", "platform", "asn", "loopback", "pair", "port_count",
-                 "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes", "serdes_gbps",
+                 "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes",
                  "pod", "plane", "model", "asic", "portmap")
     name: str
     role: str                       # "leaf", "spine", "superspine"
@@ -123,7 +123,6 @@ class Switch:
     pfc_watchdog: Dict[str, Any]
     ecmp: Dict[str, Any]
     mtu_bytes: int
-    serdes_gbps: int
     pod: Optional[int]              # index into Fabric.pods; None on super-spines
     plane: int
     model: Optional[str]
@@ -195,9 +194,6 @@ class Fabric:
         return 3 if self.superspines else 2
 
 
-port_name = port_names.port_name
-
-
 def _fabric_settings(raw: Dict[str, Any]) -> Dict[str, Any]:
     return _merge(FABRIC_DEFAULTS, raw or None)
 
@@ -244,12 +240,17 @@ def _switch(fab: Fabric, name: str, role: str, index: int,
     sw.asic = _asic_name(sw, hv)
     asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), name)
     catalog.check_platform(asic, sw.platform, name)
-    sw.serdes_gbps = asic.value("serdes_lane_gbps") or 50
-    sw.port_count = hv.get("roce_port_count", s["switch_ports"])
+    if sw.model is None and port_map.FIELD not in hv:
+        raise errors.RoceInputError(
+            port_map.FIELD, None, "required with roce_asic %s and no roce_model: a switch of "
+            "no model has no ports the plan can name; give %s"
+            % (sw.asic, port_map.what_is_needed(sw.platform)), name)
     sw.qos = _shared(s["qos"], hv.get("roce_qos"))
     sw.pfc_watchdog = _shared(s["pfc_watchdog"], hv.get("roce_pfc_watchdog"))
     sw.ecmp = _shared(s["ecmp"], hv.get("roce_ecmp"))
     sw.mtu_bytes = hv.get("roce_mtu", s["mtu"][role])
+    fabric_links.check_mtu_value(sw.platform, sw.name, sw.mtu_bytes, name,
+                                 "roce_mtu" if "roce_mtu" in hv else "roce_fabric.mtu.%s" % role)
     actions = platforms.PLATFORMS[sw.platform].watchdog_actions    # None: every action
     if actions is not None and sw.pfc_watchdog["action"] not in actions:
         field = "roce_pfc_watchdog.action" if "action" in (hv.get("roce_pfc_watchdog") or {}) \
@@ -261,12 +262,13 @@ def _switch(fab: Fabric, name: str, role: str, index: int,
 
 
 def _asic_name(sw: Switch, hv: Dict[str, Any]) -> str:
-    """The switch's ASIC: its model's (roce_asic, if also given, must agree), else roce_asic."""
+    """The switch's ASIC: its model's (roce_asic, if also given, must agree), else roce_asic
+    (which then needs the switch's port map, _switch: no ports are guessed)."""
     if sw.model is None:
         if "roce_asic" not in hv:
-            raise errors.RoceInputError("roce_model", None, "required: one of %s (or roce_asic "
-                                        "for a generic port map)" % ", ".join(models.names()),
-                                        sw.name)
+            raise errors.RoceInputError(
+                "roce_model", None, "required: %s (with roce_asic, the switch's ASIC)"
+                % port_map.what_is_needed(sw.platform), sw.name)
         return hv["roce_asic"]
     model: Dict[str, Any] = models.MODELS[sw.model]
     if sw.platform not in model["platforms"]:
@@ -275,11 +277,16 @@ def _asic_name(sw: Switch, hv: Dict[str, Any]) -> str:
     if hv.get("roce_asic", model["asic"]) != model["asic"]:
         raise errors.RoceInputError("roce_asic", hv["roce_asic"], "%s, the ASIC of the %s (or "
                                     "leave it out)" % (model["asic"], model["product"]), sw.name)
-    for key in ("roce_port_count",):
-        if key in hv:
-            raise errors.RoceInputError(key, hv[key], "not set: the %s's ports follow from the "
-                                        "model and the port speed" % model["product"], sw.name)
+    if port_map.FIELD in hv:
+        raise errors.RoceInputError(port_map.FIELD, "(%s)" % _map_size(hv[port_map.FIELD]),
+                                    "not set: the %s's ports follow from the model and the port "
+                                    "speed" % model["product"], sw.name)
     return model["asic"]
+
+
+def _map_size(value: Any) -> str:
+    """'64 ports' or 'port_config.ini text' for messages (a port map is too long to show)."""
+    return "port_config.ini text" if isinstance(value, str) else "%d ports" % len(value)
 
 
 def _port_speeds(fab: Fabric, sw: Switch) -> List[Tuple[str, int]]:
@@ -293,11 +300,11 @@ def _port_speeds(fab: Fabric, sw: Switch) -> List[Tuple[str, int]]:
 
 def _layout(fab: Fabric, sw: Switch) -> None:
     """The switch's port map: its model's cages in the breakout its links' speed takes, or the
-    generic map."""
-    step = fab.settings["port_name_step"][sw.platform]
+    one the inventory gives (roce_port_map)."""
     if sw.model is None:
-        sw.portmap = port_names.PortMap.shared(sw.platform, sw.port_count, None, None, step,
-                                               sw.serdes_gbps)
+        given = port_map.given_ports(sw.vars[port_map.FIELD], sw.platform, sw.name)
+        sw.port_count = len(given)
+        sw.portmap = port_names.PortMap.shared(sw.platform, sw.port_count, None, None, given)
         return
     speeds = _port_speeds(fab, sw)
     if len(set(speed for _key, speed in speeds)) > 1:
@@ -327,12 +334,12 @@ def _layout(fab: Fabric, sw: Switch) -> None:
 def _port(fab: Fabric, sw: Switch, index: int, link: LinkSettings, peer_kind: str, peer: str,
           peer_port: Optional[str]) -> Port:
     if index >= sw.port_count:
-        field = "roce_model" if sw.model else "roce_port_count"
+        field = "roce_model" if sw.model else port_map.FIELD
         raise errors.RoceInputError(
             field, sw.model or sw.port_count,
             "a switch with at least %d ports: port %d is needed for %s %s (it has %s)"
             % (index + 1, index, peer_kind, peer, sw.portmap.describe()), sw.name)
-    facts = sw.portmap.port(index, link["speed_gbps"])     # name, lanes, alias, cage, per
+    facts = sw.portmap.port(index)     # name, lanes, alias, cage, lanes per port
     name = facts[0]
     if name in sw.ports:
         raise errors.RoceInputError("port", name, "a port wired once (already to %s %s)"
@@ -342,8 +349,8 @@ def _port(fab: Fabric, sw: Switch, index: int, link: LinkSettings, peer_kind: st
 
 
 def _relane(p: Port) -> None:
-    """A port's lanes after a speed change: a model's port keeps its lanes (the speed must be
-    one its breakout runs); a generic port takes as many lanes as the new speed needs."""
+    """A port after a speed change keeps its lanes: on a model the speed must be one its
+    breakout runs (a given port map's speed is checked with every port's, _check_speeds)."""
     pm = p.portmap
     if pm.model is not None:
         mode = cast(models.Mode, pm.mode)      # a model's port map has its breakout mode
@@ -352,8 +359,6 @@ def _relane(p: Port) -> None:
                 "roce_link_overrides.%s.speed_gbps" % p.name, p.speed_gbps,
                 "a speed this %s port (%s) runs: %s" % (pm.model, mode.name, ", ".join(
                     "%dG" % v for v in mode.speeds)), p.switch)
-        return
-    name, p.lanes, p.alias, p.cage, p.lanes_per_port = pm.port(p.index, p.speed_gbps)
 
 
 def build_fabric(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Fabric:
@@ -412,7 +417,8 @@ def _tier_link(role: str, peer_kind: str) -> str:
 
 
 def _check_speeds(fab: Fabric) -> None:
-    """Every port's speed is one its switch's ASIC supports (catalog port_speeds_gbps)."""
+    """Every port's speed is one its switch's ASIC supports (catalog port_speeds_gbps) and, on a
+    given port map that names the port's speed, at most that speed."""
     cache: Dict[Tuple[str, str], Sequence[int]] = {}
     for sw in fab.all_switches():
         key = (sw.asic, repr(sw.vars.get("roce_asic_overrides")))
@@ -423,15 +429,25 @@ def _check_speeds(fab: Fabric) -> None:
         supported = cache[key]
         overrides = sw.vars.get("roce_link_overrides") or {}
         for p in sw.ports.values():
-            if p.speed_gbps in supported:
+            limit = sw.portmap.speed_mbps(p.index)
+            if p.speed_gbps in supported and (limit is None or p.speed_gbps * 1000 <= limit):
                 continue
             if "speed_gbps" in overrides.get(p.name, {}):
                 field = "roce_link_overrides.%s.speed_gbps" % p.name
             else:
                 field = "roce_fabric.%s.speed_gbps" % _tier_link(sw.role, p.peer_kind)
-            raise errors.RoceInputError(field, p.speed_gbps, "a speed %s (%s) has on %s: %s"
-                                        % (sw.name, sw.asic, p.name,
-                                           ", ".join("%dG" % v for v in supported)), sw.name)
+            if p.speed_gbps not in supported:
+                raise errors.RoceInputError(field, p.speed_gbps, "a speed %s (%s) has on %s: %s"
+                                            % (sw.name, sw.asic, p.name,
+                                               ", ".join("%dG" % v for v in supported)), sw.name)
+            mbps = cast(int, limit)       # a supported speed fails only above the map's
+            raise errors.RoceInputError(field, p.speed_gbps, "at most %s on %s: the speed its "
+                                        "roce_port_map gives it (%d Mb/s)"
+                                        % (_gbps(mbps), p.name, mbps), sw.name)
+
+
+def _gbps(mbps: int) -> str:
+    return "%gG" % (mbps / 1000.0)
 
 
 def _rail_layout(fab: Fabric, nics: int) -> Tuple[int, List[Tuple[List[Switch], int, int]]]:
@@ -603,7 +619,7 @@ def _check_spine_ports(fab: Fabric, pod: Dict[str, Any], per: Optional[int]) -> 
         return
     down = sum(_host_ports(leaf) for leaf in leaves)
     what = "%s %s" % (small.model, cast(models.Mode, small.portmap.mode).name) if small.model else \
-        "roce_port_count %d" % small.port_count
+        "%s of %d ports" % (port_map.FIELD, small.port_count)
     if per:
         reason = "%d leaves x %d links (roce_fabric.links_per_leaf_spine) = %d ports on each " \
             "spine" % (len(leaves), per, need)

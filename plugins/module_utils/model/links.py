@@ -7,7 +7,10 @@ An override may name either end (a switch's ``roce_link_overrides.<port>`` or a 
 ``roce_nic_overrides.<index>``). Cable length, speed and media belong to the link: both ends are
 sized from the same values, and two ends that set different values are an error naming both.
 The MTU is one value for both ends of a switch-switch link; on a leaf-NIC link each end keeps
-its own (the NIC's IP MTU sits below the leaf's, checked by the mtu-chain rule). Addresses are
+its own (the NIC's IP MTU sits below the leaf's, checked by the mtu-chain rule): a switch's
+override of a host link's MTU (its own port's or its roce_downlink_overrides) sets the leaf's
+end only. A switch port's MTU above its platform's maximum (hardware/platforms.py
+mtu_max_bytes) is refused, naming the override that sets it. Addresses are
 per end, but a /31 has two halves: giving one end's address gives the other end the other half,
 and two given addresses must be the two halves of one /31. Admin state, pinned headroom, lanes
 and alias are per end. Linear in overrides and links.
@@ -27,6 +30,7 @@ __metaclass__ = type
 from typing import Any, Callable, Dict, List, NamedTuple, Tuple, Union
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
 
 LINK_KEYS = ("cable_m", "speed_gbps", "media", "mtu_bytes")
 PEERS = {"host": "hosts", "leaf": "leaves", "spine": "spines", "superspine": "super-spines"}
@@ -73,12 +77,11 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
             for key, value in ov.items():
                 if key in LINK_KEYS and not (key == "mtu_bytes" and fab.links[i][0] == "host"):
                     _want(wanted, i, key, value, sw.name, "%s.%s" % (field, key))
+                elif key == "mtu_bytes":       # a host link: the leaf's end only
+                    check_mtu(fab, sw.name, value, sw.name, "%s.%s" % (field, key))
+                    port.mtu_bytes = value
                 elif key == "state":
                     port.up = value == "up"
-                elif key in ("lanes", "alias") and sw.model:
-                    raise errors.RoceInputError(
-                        "%s.%s" % (field, key), value, "not set: %s's port map (%s) gives this "
-                        "port %s" % (sw.model, sw.portmap.mode.name, getattr(port, key)), sw.name)
                 else:
                     setattr(port, key, value)
     for host, nics in fab.hosts:
@@ -90,7 +93,10 @@ def apply_overrides(fab: Any, relane: Callable[[Any], None]) -> None:
                       "roce_nic_overrides.%d.cable_m" % nic.index)
     for i, settings in wanted.items():
         kind, a, b = fab.links[i]
-        for key, (value, _host, _field) in settings.items():
+        for key, (value, host, field) in settings.items():
+            if key == "mtu_bytes":          # a switch-switch link: both ends take it
+                check_mtu(fab, a.switch, value, host, field)
+                check_mtu(fab, b.switch, value, host, field)
             setattr(a, key, value)
             setattr(b, key, value)
             if key == "speed_gbps":
@@ -150,9 +156,29 @@ def _group_wants(fab: Any, sw: Any, by_end: Dict[EndKey, int], ports: Dict[str, 
                 continue
             own = ports.get(pname) or {}
             for key, value in ov.items():
-                if key in own or (key == "mtu_bytes" and kind == "host"):
+                if key in own:
+                    continue
+                if key == "mtu_bytes" and kind == "host":
+                    # a leaf's host links: the leaf's end takes it, the NIC keeps its own MTU
+                    check_mtu(fab, sw.name, value, sw.name, "%s.%s" % (var, key))
+                    a.mtu_bytes = value
                     continue
                 _want(wanted, i, key, value, sw.name, "%s.%s" % (var, key))
+
+
+def check_mtu(fab: Any, switch: str, value: int, host: str, field: str) -> None:
+    """Refuse ``value`` as a port MTU of ``switch`` above its platform's maximum; the error
+    names the host and field that set it."""
+    check_mtu_value(fab.switches[switch].platform, switch, value, host, field)
+
+
+def check_mtu_value(platform_name: str, switch: str, value: int, host: str, field: str) -> None:
+    """check_mtu for a switch of platform ``platform_name``."""
+    platform = platforms.PLATFORMS[platform_name]
+    if value > platform.mtu_max_bytes:
+        raise errors.RoceInputError(
+            field, value, "at most %d on %s: the largest port MTU %s takes (%s)"
+            % (platform.mtu_max_bytes, switch, platform.title, platform.mtu_source), host)
 
 
 def _want(wanted: Wanted, link: int, key: str, value: Any, host: str, field: str) -> None:

@@ -27,9 +27,9 @@ from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import (
     Fabric, Nic, Port, Switch)
-from ansible_collections.roce.fabric.plugins.module_utils.plan import platforms
+from ansible_collections.roce.fabric.plugins.module_utils.plan import platforms, qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
-    BgpIntent, Device, HostIntent, QosIntent, SwitchIntent)
+    BgpIntent, Device, HostIntent, SwitchIntent)
 
 Ends = Dict[Port, Tuple[Optional[int], int]]     # switch port -> (peer MTU, cable class)
 Lossless = Tuple[Any, Dict[str, Any], Dict[str, Any]]  # (ASIC profile, plan, its ports by name)
@@ -37,30 +37,6 @@ Lossless = Tuple[Any, Dict[str, Any], Dict[str, Any]]  # (ASIC profile, plan, it
 ECT0 = 2          # ECN-capable transport codepoint ORed into the ToS byte (host-nic.md §1.1)
 HOST_ETS_BW = 50  # RoCE class share of host ETS, as the switches' DWRR (Cumulus RoCE: 50/50)
 ROUTE_TABLE_BASE = 100  # per-NIC policy routing tables 100 + rail (host-nic.md §4)
-
-
-def _qos(q: Dict[str, Any], host: str) -> QosIntent:
-    """Normalised QoS intent from a merged roce_qos / NIC qos mapping. Every value passed the
-    input gate (inputs/schema.py QOS: DSCPs 0-63, priorities 0-7, the enums)."""
-    lossless = sorted(set(q["lossless_priorities"]))
-    dscp_to_tc = dict((int(d), tc) for d, tc in q["dscp_to_tc"].items())
-    roce, cnp = q["roce_dscp"], q["cnp_dscp"]
-    dscp_to_tc.setdefault(roce, q["roce_priority"])
-    dscp_to_tc.setdefault(cnp, q["cnp_priority"])
-    pfc = q["pfc_priorities"] if q["pfc_priorities"] is not None else lossless
-    ecn_q = q["ecn_queues"] if q["ecn_queues"] is not None else lossless
-    return {
-        "trust": q["trust"],
-        "roce_dscp": roce, "roce_tc": dscp_to_tc[roce],
-        "cnp_dscp": cnp, "cnp_tc": dscp_to_tc[cnp],
-        "dscp_to_tc": dict(sorted(dscp_to_tc.items())),   # unlisted DSCPs -> TC 0
-        "tc_to_pg": dict((tc, tc if tc in lossless else 0) for tc in range(8)),
-        "tc_to_queue": dict((tc, tc) for tc in range(8)),
-        "lossless_priorities": lossless,
-        "pfc_priorities": sorted(set(pfc)),
-        "ecn_queues": sorted(set(ecn_q)),
-        "cnp_scheduler": q["cnp_scheduler"],
-    }
 
 
 def _switch_lossless(sw: Switch, ordered: Sequence[Port], ends: Ends,
@@ -157,7 +133,7 @@ def _switch_intent(fab: Fabric, sw: Switch, ordered: Sequence[Port], lossless: L
         "asic": asic.name, "asic_family": asic.value("family"), "pair": sw.pair,
         "loopback": sw.loopback, "hardware": _hardware(sw),
         "pod": fab.pods[sw.pod]["name"] if sw.pod is not None else None, "plane": sw.plane,
-        "qos": _once(shared, ("qos", id(sw.qos)), lambda: _qos(sw.qos, sw.name)),
+        "qos": _once(shared, ("qos", id(sw.qos)), lambda: qos.qos_intent(sw.qos, sw.name)),
         "pfc_watchdog": sw.pfc_watchdog,
         "ecmp": _once(shared, ("ecmp", id(sw.ecmp), sw.role, sw.platform, asic.value("family")),
                       lambda: dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role],
@@ -204,13 +180,14 @@ def _host_intent(fab: Fabric, host: str, nics: Sequence[Nic],
         if id(nic.qos) not in qos_cache:   # NICs share the fabric's QoS unless overridden
             # the same intent object as switches without an override (a link check skips
             # ends that share one)
-            q = _once(shared, ("qos", id(nic.qos)), functools.partial(_qos, nic.qos, host))
+            q = _once(shared, ("qos", id(nic.qos)), functools.partial(qos.qos_intent, nic.qos, host))
             # host ETS as the switches schedule: CNP strict, RoCE / rest DWRR
             ets = {"roce_priority": q["roce_tc"], "cnp_priority": q["cnp_tc"],
                    "roce_bw": HOST_ETS_BW, "default_bw": 100 - HOST_ETS_BW}
+            # the NIC's DSCP table: the planned DSCPs, and one priority for every other DSCP
+            # (the nic module writes all 64: plan/qos.py)
             qos_cache[id(nic.qos)] = (nic.qos, q, (q["roce_dscp"] << 2) | ECT0,
-                                      {q["roce_dscp"]: q["roce_tc"], q["cnp_dscp"]: q["cnp_tc"]},
-                                      ets)
+                                      dict(q["dscp_to_tc"]), ets)
         q, tos, dscp_prio, ets = qos_cache[id(nic.qos)][1:]
         gateway = cast(str, nic.gateway).split("/")[0]    # every wired NIC has its gateway
         table = ROUTE_TABLE_BASE + nic.rail
@@ -219,11 +196,13 @@ def _host_intent(fab: Fabric, host: str, nics: Sequence[Nic],
             "address": nic.address, "gateway": gateway,
             "mtu_bytes": nic.mtu_bytes, "speed_gbps": nic.speed_gbps, "cable_m": nic.cable_m,
             "qos": q, "roce_tos": tos, "dscp_prio": dscp_prio,
+            "dscp_default_prio": q["dscp_default_tc"],
             "pfc_priorities": q["pfc_priorities"], "global_pause": "off",
             "route_table": table,
         })
         # The same NIC in roce.fabric.nic's argument form (nic role, host role and roce-check).
         settings.append({"name": nic.name, "mtu_bytes": nic.mtu_bytes, "dscp_prio": dscp_prio,
+                         "dscp_default_prio": q["dscp_default_tc"],
                          "pfc_priorities": q["pfc_priorities"], "roce_tos": tos,
                          "cable_m": nic.cable_m, "ets": ets,
                          "address": nic.address, "gateway": gateway, "route_table": table,

@@ -47,12 +47,13 @@ def device_doc(dev: SwitchIntent) -> str:
                              if dev["pair"] is not None else ""),
         "| platform / switch / ASIC | %s / %s / %s |"
         % (dev["platform"], "%s, %s, %d ports" % (hw["product"], hw["breakout"], hw["ports"])
-           if hw else "no model (generic port map)", dev["asic"]),
+           if hw else "no model (ports from roce_port_map)", dev["asic"]),
         "| loopback / ASN | %s / %d |" % (dev["loopback"], dev["bgp"]["asn"]),
         "| headroom model | %s |" % hr_model,
-        "| buffer | %s total; %s headroom reserved; %s shared headroom pool; %s shared pool |"
+        "| buffer | %s total; %s headroom reserved; %s shared headroom pool; %s shared pool%s |"
         % (size(buf["total_buffer_bytes"]), size(buf["reserved_headroom_bytes"]),
-           size(buf["shared_headroom_pool_bytes"]), size(buf["shared_pool_bytes"])),
+           size(buf["shared_headroom_pool_bytes"]), size(buf["shared_pool_bytes"]),
+           _itm_text(buf)),
         "| PFC trigger | %s: one PG pauses at %s; with every lossless PG congested at %s each "
         "(dynamic_th %s, EOS threshold %s); under incast (%s ports' lossless queues at Kmin) a "
         "PG pauses once each feeding queue holds %s |"
@@ -64,10 +65,13 @@ def device_doc(dev: SwitchIntent) -> str:
         "-> TC %d, %s |"
         % (_list(q["lossless_priorities"]), _list(q["pfc_priorities"]), _list(q["ecn_queues"]),
            q["cnp_dscp"], q["cnp_tc"], q["cnp_scheduler"]),
-        "| ECMP | width %d, maximum-paths %d, hash %s, seed %d (%s), adaptive routing %s |"
+        "| ECMP | width %d, maximum-paths %d, hash %s, seed %s, adaptive routing %s |"
         % (dev["bgp"]["ecmp_width"], dev["bgp"]["maximum_paths"],
-           ", ".join(dev["ecmp"]["rendered"]["hash_fields"]), dev["ecmp"]["rendered"]["seed"],
-           dev["ecmp"]["rendered"]["seed_source"],
+           # a platform that renders no hash line keeps its own defaults (capabilities.py)
+           ", ".join(dev["ecmp"]["rendered"]["hash_fields"]) or "the platform's default",
+           dev["ecmp"]["rendered"]["seed_source"] if dev["ecmp"]["rendered"]["seed"] is None
+           else "%d (%s)" % (dev["ecmp"]["rendered"]["seed"],
+                             dev["ecmp"]["rendered"]["seed_source"]),
            "on" if dev["ecmp"]["rendered"]["adaptive_routing"] else "off"),
         "",
         "## Lossless ports", "",
@@ -82,8 +86,11 @@ def device_doc(dev: SwitchIntent) -> str:
         "(rounded up to the profile class), the MTU of both ends and the ASIC's cell size; "
         "xoff absorbs what is in flight after XOFF, xon is the hysteresis, size what the PG "
         "reserves." % hr_model,
-        "- PFC trigger: the shared pool left after headroom and reservations, with the target "
-        "fill as a dynamic threshold (docs/lossless-math.md §2).",
+        "- PFC trigger: the shared pool left after headroom and reservations%s, with the "
+        "target fill as a dynamic threshold (docs/lossless-math.md §2)."
+        % (", of which one ITM's share (a PG or queue lives in one of the %d ITMs; every "
+           "congested PG counted in one ITM, the worst case)" % buf["itms"]
+           if buf["itms"] > 1 else ""),
         "- ECN: 1.5 KB per Gb/s, Kmax = 10 x Kmin, Pmax 20 %%; Kmax clamped to 0.8 x the "
         "one-PG pause point, Kmin to 0.8 x the incast pause point (docs/lossless-math.md §3)%s."
         % _ecn_overrides(dev["ports"]),
@@ -144,17 +151,33 @@ def _mib(value: float) -> str:
     return "%.2f" % (value / 1048576.0)
 
 
+def _itm_text(buf: Mapping[str, Any]) -> str:
+    """' (N ITMs: X each, ...)' on a chip of several memory buffers, else ''."""
+    if buf["itms"] <= 1:
+        return ""
+    return " (%d ITMs: %s each, all one PG or queue reaches)" % (buf["itms"],
+                                                                 size(buf["itm_pool_bytes"]))
+
+
 def carve_lines(buf: Mapping[str, Any]) -> List[str]:
-    """The buffer carve as a table: what comes off the top, and the shared pool left."""
-    lines = ["", "## Buffer carve (%s accounting)" % buf["vendor"], "",
+    """The buffer carve as a table: what comes off the top, and the shared pool left (and the
+    share of one ITM, on a chip of several)."""
+    lines = ["", "## Buffer carve (%s accounting)" % buf["pool_accounting"], "",
              "| region | bytes | MiB | what | source |", "|---|---:|---:|---|---|"]
     for key, nbytes, what, source in buf["carve"]:
         lines.append("| %s | %s | %s | %s | %s |" % (key.replace("_", " "), _num(nbytes),
                                                      _mib(nbytes), what, source))
-    lines += ["| **shared pool** | %s | %s | what is left: the pool the lossless PGs' threshold "
-              "works on | total minus the rows above |" % (_num(buf["shared_pool_bytes"]),
-                                                           _mib(buf["shared_pool_bytes"])),
-              "| total | %s | %s | the ASIC's buffer | %s |"
-              % (_num(buf["total_buffer_bytes"]), _mib(buf["total_buffer_bytes"]),
-                 buf.get("total_buffer_source", "catalog"))]
+    itms = buf["itms"]
+    lines.append("| **shared pool** | %s | %s | what is left: %s | total minus the rows above |"
+                 % (_num(buf["shared_pool_bytes"]), _mib(buf["shared_pool_bytes"]),
+                    "the pool of all %d ITMs together" % itms if itms > 1 else
+                    "the pool the lossless PGs' threshold works on"))
+    if itms > 1:
+        lines.append("| **one ITM** | %s | %s | the shared pool's share of one of the %d ITMs "
+                     "a PG or queue lives in: the pool its threshold works on | %s |"
+                     % (_num(buf["itm_pool_bytes"]), _mib(buf["itm_pool_bytes"]), itms,
+                        buf["itms_source"]))
+    lines.append("| total | %s | %s | the ASIC's buffer | %s |"
+                 % (_num(buf["total_buffer_bytes"]), _mib(buf["total_buffer_bytes"]),
+                    buf.get("total_buffer_source", "catalog")))
     return lines

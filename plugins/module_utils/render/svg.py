@@ -49,6 +49,9 @@ COLOURS.update({
     "lossy_reserved": ("#a78bfa", "lossy PG reservations"),
     "management_pool": ("#64748b", "management pool"),
     "mirror_headroom": ("#6366f1", "egress mirror headroom"),
+    "management_pg": ("#94a3b8", "management PGs (one per admin-up port)"),
+    "egress_lossy_profile": ("#c4b5fd", "egress lossy profile (in each port's egress list)"),
+    "descriptors_pool": ("#334155", "modification descriptors pool"),
     "shared_pool": ("#cbd5e1", "shared pool (what PGs and queues share)"),   # text: grey
     "ecn": ("#059669", "ECN marking (Kmin, Kmax)"),
     "pause": ("#dc2626", "PFC pause points (XOFF)"),
@@ -381,6 +384,8 @@ def _marks(dev: SwitchIntent) -> Tuple[List[Tuple[str, str, Any]], Any, Dict[str
               ("pause", "pause, all PGs", trig.get("trigger_n_pgs_bytes")),
               ("pause", "pause, one PG", trig.get("trigger_one_pg_bytes")),
               ("shared_pool", "shared pool", buf["shared_pool_bytes"])]
+    if buf["itms"] > 1:         # a PG or queue lives in one ITM: its pause points sit within it
+        marks.append(("shared_pool", "one ITM", buf["itm_pool_bytes"]))
     return sorted((m for m in marks if m[2]), key=lambda m: (m[2], m[1])), ecn, trig
 
 
@@ -389,7 +394,7 @@ def buffer_key(dev: SwitchIntent) -> Tuple[Any, ...]:
     one picture."""
     buf = dev["buffer"]
     marks, _ecn, trig = _marks(dev)
-    return (dev["asic"], dev["platform"], buf["vendor"], buf["total_buffer_bytes"],
+    return (dev["asic"], dev["platform"], buf["pool_accounting"], buf["total_buffer_bytes"],
             tuple(_carve(buf)), tuple(marks), trig.get("incast_fanout_ports"))
 
 
@@ -403,7 +408,7 @@ def buffer(devs: List[SwitchIntent], key: str) -> str:
     span = right - left
     body = [_text(left, 24, "Buffer of %s: %s (%s, %s, %s accounting), %s" % (
         key, names_text([d["name"] for d in devs]), dev["asic"], dev["platform"],
-        buf["vendor"], _mib(total)), 13, "start", ' font-weight="bold"')]
+        buf["pool_accounting"], _mib(total)), 13, "start", ' font-weight="bold"')]
     # 1. the carve, linear: what comes off the top, then the shared pool
     segments = _carve(buf)
     x = float(left)

@@ -6,7 +6,8 @@
 The lines are those of eos-and-avd.md §2 (verified by rendering with pyavd 6.4.0): the DSCP map,
 a QoS profile per ECN class with trust, PFC no-drop and the watchdog, per-queue ECN, strict CNP
 queue, DWRR RoCE/lossy queues, the Trident-family MMU profile on Broadcom XGS ASICs, DLB, and
-router bgp with maximum-paths. Numbers come from the plan; nothing is recomputed here.
+router bgp with maximum-paths; interfaces at the plan's MTU (at most EOS's 9214, refused above it
+in the model stage: hardware/platforms.py). Numbers come from the plan; nothing is recomputed here.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -15,7 +16,8 @@ __metaclass__ = type
 
 from typing import Any, Dict, List, Optional, cast
 
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
+from ansible_collections.roce.fabric.plugins.module_utils.plan import qos as plan_qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     EcnMarks, LosslessProfile, PortIntent, QosIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
@@ -27,6 +29,12 @@ LANE_SPEEDS = frozenset(("50g-1", "50g-2", "100g-1", "100g-2", "100g-4", "200g-1
 # (EOS keyword GSHUT; arista.eos route_maps templates) get local preference 0 on receipt.
 GSHUT_LIST = "RF-GSHUT"
 DRAIN_IN = "RF-DRAIN-IN"
+
+
+def _wd_action(wd: Dict[str, Any]) -> str:
+    """EOS's keyword for the plan's watchdog action: alert is notify-only (the platform's
+    watchdog_actions, hardware/platforms.py; the model stage refuses the others)."""
+    return cast(Dict[str, str], platforms.EOS.watchdog_actions)[wd["action"]]
 
 
 def _seconds(ms: int) -> str:
@@ -63,8 +71,9 @@ def _qos(dev: SwitchIntent) -> List[str]:
     """The DSCP map, the PFC watchdog defaults and one qos profile per ECN class."""
     q = dev["qos"]
     wd = dev["pfc_watchdog"]
+    # all 64 DSCPs: one left to EOS's own map could land on the lossless class (plan/qos.py)
     out = ["qos map dscp %d to traffic-class %d" % (dscp, tc)
-           for dscp, tc in sorted(q["dscp_to_tc"].items())] + ["!"]
+           for dscp, tc in sorted(plan_qos.dscp_map(q).items())] + ["!"]
     if wd["enabled"]:
         out += ["priority-flow-control pause watchdog default timeout %s"
                 % _seconds(wd["detection_ms"]),
@@ -72,7 +81,7 @@ def _qos(dev: SwitchIntent) -> List[str]:
                 % _seconds(wd["poll_ms"]),
                 "priority-flow-control pause watchdog default recovery-time %s"
                 % _seconds(wd["restoration_ms"]),
-                "priority-flow-control pause watchdog action %s" % wd["action"], "!"]
+                "priority-flow-control pause watchdog action %s" % _wd_action(wd), "!"]
     profiles: Dict[str, Optional[EcnMarks]] = {}
     for port in dev["ports"]:
         if port["lossless"]:
@@ -82,7 +91,7 @@ def _qos(dev: SwitchIntent) -> List[str]:
         out += ["   priority-flow-control priority %d no-drop" % p for p in q["pfc_priorities"]]
         if wd["enabled"]:
             out += ["   priority-flow-control pause watchdog",
-                    "   priority-flow-control pause watchdog port action %s" % wd["action"]]
+                    "   priority-flow-control pause watchdog port action %s" % _wd_action(wd)]
         out += _tx_queues(q, cast(EcnMarks, ecn),
                           (dev.get("hardware") or {}).get("eos_tx_queue", "tx-queue")) + ["!"]
     return out
@@ -132,16 +141,12 @@ def _mmu(dev: SwitchIntent) -> List[str]:
 
 
 def _load_sharing(dev: SwitchIntent) -> List[str]:
-    out: List[str] = []
-    hashing = dev["ecmp"]["rendered"]
-    if dev["asic"] in capabilities.EOS_TRIDENT_ASICS:
-        # ECMP hash fields and seed (capabilities.py: EOS_HASH_FIELDS, EOS_SEED_RANGE).
-        out += ["ip load-sharing trident fields ip %s"
-                % " ".join(capabilities.EOS_HASH_FIELDS[f] for f in hashing["hash_fields"]),
-                "ip load-sharing trident %d" % hashing["seed"], "!"]
-    if hashing["adaptive_routing"]:
-        out += ["ip hardware fib load-balance distribution dynamic", "!"]
-    return out
+    """DLB where adaptive routing is rendered. No `ip load-sharing` line: its hash-field keywords
+    and seed range have no primary source (hardware/capabilities.py eos_ecmp), so the switch
+    keeps its own hash and the plan lists the requested fields and seed as not rendered."""
+    if dev["ecmp"]["rendered"]["adaptive_routing"]:
+        return ["ip hardware fib load-balance distribution dynamic", "!"]
+    return []
 
 
 def _interfaces(dev: SwitchIntent) -> List[str]:

@@ -11,8 +11,11 @@ Written from sonic-net/sonic-swss @e6b0c5b (2026-08-21); every rule cites its li
   (readPgProfileLookupFile L52-99; an unreadable file leaves the table empty, L58-63).
 * ``dynamic``: cfgmgr/buffermgrdyn.cpp - a lossless PG whose profile is "NULL" gets the
   profile the vendor lua computes for (speed, CABLE_LENGTH, port MTU, lanes), named by
-  getDynamicProfileName (L485-520); CABLE_LENGTH 0m removes the lossless PG (L1495-1511). The
-  traditional manager skips every table then (buffermgr.cpp L390-402, L476-480).
+  getDynamicProfileName (L485-520); CABLE_LENGTH 0m removes the lossless PG (L1495-1511). A PG
+  naming a lossless profile (one with xoff) is a headroom override, run as configured whatever
+  the cable (handleSingleBufferPgEntry L3164-3212, handleBufferProfileTable L2790-2792,
+  L2843-2868, refreshPgsForPort L1533-1538). The traditional manager skips every table then
+  (buffermgr.cpp L390-402, L476-480).
 * ``create_only``: orchagent/bufferorch.cpp - fields set only when the SAI object is created and
   skipped on a later SET: a pool's ``type`` (L433-441) and ``mode`` (L466-471), a profile's
   ``pool`` (L654-661) and threshold mode ``dynamic_th`` / ``static_th`` (L692-715); an object
@@ -140,10 +143,11 @@ def _speed_update(db: Dict[str, Any], log: Log, port: str, port_row: Dict[str, A
 
 def dynamic_profiles(db: Dict[str, Any],
                      headroom_of: HeadroomOf) -> Tuple[Dict[str, Dict[str, str]], Log]:
-    """The profile buffermgrdyn runs on each lossless PG whose BUFFER_PG profile is "NULL":
-    {"<port>|<pgs>": profile fields plus ``name``}. ``headroom_of(speed Mb/s, cable m, port MTU,
-    lanes)`` is the vendor lua (lossless/headroom.sonic_nvidia_headroom at the switch's
-    revision and LOSSLESS_TRAFFIC_PATTERN), returning xon/xoff/size bytes."""
+    """The profile buffermgrdyn runs on each lossless PG: {"<port>|<pgs>": profile fields plus
+    ``name``}; on a PG whose BUFFER_PG profile is "NULL", the one ``headroom_of(speed Mb/s,
+    cable m, port MTU, lanes)`` computes - the vendor lua (lossless/headroom.sonic_nvidia_headroom
+    at the switch's revision and LOSSLESS_TRAFFIC_PATTERN), returning xon/xoff/size bytes -, on a
+    headroom override (a PG naming a profile with xoff) that profile as configured."""
     log = []     # type: Log
     out: Dict[str, Dict[str, str]] = {}
     cables = db.get("CABLE_LENGTH", {}).get("AZURE", {})
@@ -154,6 +158,11 @@ def dynamic_profiles(db: Dict[str, Any],
         return out, log
     for key, row in sorted(db.get("BUFFER_PG", {}).items()):
         if row.get("profile") != "NULL":
+            prof = db.get("BUFFER_PROFILE", {}).get(row.get("profile"))
+            if prof is None:                            # L3179-3190: retried, never applied
+                log.append(("ERROR", "%s: profile %s not configured" % (key, row.get("profile"))))
+            elif "xoff" in prof:                        # a headroom override: as configured
+                out[key] = dict(prof, name=row["profile"])
             continue
         port = key.split("|")[0]
         prow = db["PORT"][port]

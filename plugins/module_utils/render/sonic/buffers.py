@@ -11,7 +11,8 @@ pool carrying the shared headroom pool as its xoff, one egress pool, lossy profi
 lossless pools, no profile lists.
 
 Pool sizes are always written, also in the dynamic model: a pool with a configured size is not
-resized by buffermgrd, so the switch runs the plan's carve and not a recomputation of it.
+resized by buffermgrd. They are what SONiC's buffer_pool_mellanox.lua computes for this config
+(lossless/carve.py), so the switch runs the plan's carve and the lua's at once.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -20,9 +21,11 @@ __metaclass__ = type
 
 from typing import Any, Dict, Optional, Tuple, cast
 
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import carve
 from ansible_collections.roce.fabric.plugins.module_utils.records import Buffer, Headroom
 
-NVIDIA_EGRESS_LOSSY_BYTES = 9216        # ACS-MSN2700 buffers_defaults_objects.j2: one jumbo frame
+# the size the carve accounts for (buffer_pool_mellanox.lua counts it per egress profile list)
+NVIDIA_EGRESS_LOSSY_BYTES = carve.NVIDIA_EGRESS_LOSSY_BYTES
 BROADCOM_EGRESS_LOSSY_CELLS = 7         # O128S2 template: egress_lossy_profile size 1778 = 7 x 254
 PATTERN_KEY = "AZURE"                   # the one row buffermgrd reads (LOSSLESS_TRAFFIC_PATTERN)
 
@@ -57,7 +60,9 @@ def tables(buf: Buffer) -> Dict[str, Any]:
         }
         if buf["shared_headroom_pool_bytes"]:
             pools["ingress_lossless_pool"]["xoff"] = str(buf["shared_headroom_pool_bytes"])
-        # static_th at the pool size: a lossy PG or queue may use the whole shared pool.
+        # static_th at the pool size, as the O128S2 template: a lossy PG or queue is limited
+        # by its ITM (lossless/carve.py), whatever the threshold; the -B SKUs' templates halve
+        # it for SAI 14.x (sonic-buildimage #25451 55d88e875b), a SAI the plan does not know
         profiles = {
             "ingress_lossy_profile": _profile("ingress_lossless_pool", 0, static_th=shared),
             "egress_lossless_profile": _profile("egress_lossless_pool", 0, static_th=shared),
@@ -91,12 +96,23 @@ def port_rows(buf: Buffer) -> Tuple[Row, Row, Optional[Row], Optional[Row]]:
     return ({"profile": "ingress_lossy_profile"}, {"profile": "egress_lossy_profile"}, None, None)
 
 
+def pinned(hr: Headroom) -> bool:
+    """Whether the inventory pinned this headroom (roce_link_overrides.<port>.headroom_bytes)."""
+    return hr.get("source", "").startswith("roce_link_overrides")
+
+
 def lossless_pg_profile(hr: Headroom, trig: Optional[Dict[str, Any]],
                         buf: Buffer) -> Optional[Dict[str, Any]]:
-    """The pinned profile of one (speed, cable) class, or None in the dynamic model, where the
-    PG row is "NULL" and buffermgrd computes the same numbers (buffer_model.py). ``trig``
-    (the plan's buffer trigger) is None only in a plan with a buffer error."""
-    if dynamic(buf):
+    """The profile of one (speed, cable) class, or None in the dynamic model, where the PG row
+    is "NULL" and buffermgrd computes the same numbers (buffer_model.py). A pinned headroom in
+    the dynamic model is SONiC's headroom override: a profile with its own xon/xoff/size and
+    the pool's threshold mode, which buffermgrdyn runs as it is (sonic-swss cfgmgr/
+    buffermgrdyn.cpp @e6b0c5b handleSingleBufferPgEntry L3164-3212: a PG naming a profile
+    other than "NULL" is a headroom override, not dynamically calculated; handleBufferProfileTable
+    L2790-2792, L2843-2868: a profile with xoff is lossless and, not "dynamic", goes to APPL_DB
+    as configured (doUpdateBufferProfileForSize); refreshPgsForPort L1533-1538 runs it).
+    ``trig`` (the plan's buffer trigger) is None only in a plan with a buffer error."""
+    if dynamic(buf) and not pinned(hr):
         return None
     trig = cast(Dict[str, Any], trig)
     prof = {"pool": "ingress_lossless_pool", "xon": str(hr["xon_bytes"]),

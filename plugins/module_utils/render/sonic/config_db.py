@@ -6,7 +6,8 @@
 Every lossless number is copied from the plan, never recomputed here. In SONiC's traditional
 buffer model the lossless profiles are pinned per (speed, cable class) with SONiC's own names
 (pg_lossless_<Mb/s>_<m>m_profile), so buffermgrd's ini lookup plays no part; in the dynamic
-model the PGs are left to buffermgrd, which computes the plan's numbers (buffer_model.py).
+model the PGs are left to buffermgrd, which computes the plan's numbers (buffer_model.py), but
+a pinned headroom, rendered as SONiC's headroom override.
 Pools and lossy profiles follow the switch vendor (render/sonic/buffers.py). Routing uses SONiC's
 split FRR mode (frr.py); BGP_NEIGHBOR and DEVICE_NEIGHBOR are still written so SONiC's show and
 LLDP tooling know the peers.
@@ -19,6 +20,7 @@ __metaclass__ = type
 from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.plan import qos as plan_qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     EcnMarks, LosslessProfile, PortIntent, QosIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import memo
@@ -110,7 +112,7 @@ def _switch_tables(dev: SwitchIntent) -> Dict[str, Any]:
 def _qos_maps(q: QosIntent) -> Tuple[Tuple[Tuple[str, str], ...], ...]:
     """The DSCP -> TC, TC -> PG and TC -> queue rows of QoS intent ``q`` as text, made once per
     intent the switches share (every switch copies them into its own tables)."""
-    return (tuple((str(d), str(q["dscp_to_tc"].get(d, 0))) for d in range(64)),
+    return (tuple((str(d), str(tc)) for d, tc in plan_qos.dscp_map(q).items()),
             tuple((str(t), str(pg)) for t, pg in sorted(q["tc_to_pg"].items())),
             tuple((str(t), str(x)) for t, x in sorted(q["tc_to_queue"].items())))
 
@@ -219,7 +221,10 @@ def _pg_profile(db: Dict[str, Any], dev: SwitchIntent,
     it leave the port alone (L159-163). So a profile takes the standard name, with CABLE_LENGTH
     its class, when the HWSKU's table has that row and no other headroom of the class holds the
     name; a pinned headroom, another headroom of the class or a class the table lacks gets its
-    own name and CABLE_LENGTH 0m. Dynamic model: "NULL" and the class (buffermgrdyn computes)."""
+    own name and CABLE_LENGTH 0m. Dynamic model: "NULL" and the class (buffermgrdyn computes);
+    a pinned headroom is SONiC's headroom override there, a profile of its own name (never
+    buffermgrdyn's pg_lossless_<speed>_<cable>_profile) that buffermgrdyn runs as it is, whatever
+    the cable (buffers.lossless_pg_profile), so CABLE_LENGTH keeps the class."""
     buf = dev["buffer"]
     ll = cast(LosslessProfile, port["lossless"])
     prof = buffers.lossless_pg_profile(ll["headroom"], buf["trigger"], buf)
@@ -227,13 +232,15 @@ def _pg_profile(db: Dict[str, Any], dev: SwitchIntent,
     if prof is None:            # dynamic model: buffermgrd computes the headroom
         return {"profile": "NULL"}, cable
     pname = profile_name(port)
-    pinned = ll["headroom"].get("source", "").startswith("roce_link_overrides")
+    pinned = buffers.pinned(ll["headroom"])
     if pinned or db["BUFFER_PROFILE"].get(pname, prof) != prof:
         # same speed and cable, other headroom (a pinned xoff, another MTU): its own name
         pname = pname.replace("m_profile", "m_xoff%s_size%s_profile"
                               % (prof["xoff"], prof["size"]))
         pinned = True
     db["BUFFER_PROFILE"][pname] = prof
+    if buffers.dynamic(buf):
+        return {"profile": pname}, cable
     return {"profile": pname}, cable if ll.get("table_row") and not pinned else "0m"
 
 

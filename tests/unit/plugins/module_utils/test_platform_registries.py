@@ -27,10 +27,6 @@ def _enum():
     return schema.SWITCH_VARS["roce_platform"]["enum"]
 
 
-def _steps():
-    return schema.FABRIC["properties"]["port_name_step"]["properties"]
-
-
 def _managed():
     """The platforms whose buffer manager the lossless stage has."""
     return [n for n, p in platforms.PLATFORMS.items() if p.buffer_manager in buffer_model.MANAGERS]
@@ -42,7 +38,6 @@ REGISTRIES = {
     "hardware/sku_tables.py VENDOR_DEFAULTS": lambda: [
         n for n in sku_tables.VENDOR_DEFAULTS if n in NAMES],
     "inputs/schema.py roce_platform": _enum,
-    "inputs/schema.py roce_fabric.port_name_step": _steps,
     "lossless/buffer_model.py MANAGERS": _managed,
     "plan/platforms.py PLATFORMS": lambda: plan_platforms.PLATFORMS,
     "render/registry.py RENDERERS": lambda: registry.RENDERERS,
@@ -75,7 +70,6 @@ def _remove(monkeypatch, label, name):
     else:
         target = {"hardware/platforms.py PLATFORMS": platforms.PLATFORMS,
                   "hardware/sku_tables.py VENDOR_DEFAULTS": sku_tables.VENDOR_DEFAULTS,
-                  "inputs/schema.py roce_fabric.port_name_step": _steps(),
                   "plan/platforms.py PLATFORMS": plan_platforms.PLATFORMS,
                   "render/registry.py RENDERERS": registry.RENDERERS,
                   "deploy/backends.py DEFAULTS": backends.DEFAULTS}[label]

@@ -83,7 +83,8 @@ def test_check_mode_shows_the_patch_and_runs_nothing(run):
     assert not out.failed and out.result["changed"]
     assert out.result["tables"] == {"BGP_NEIGHBOR": {"add": 0, "replace": 0, "remove": 1},
                                     "PORT": {"add": 0, "replace": 1, "remove": 0}}
-    assert "replace /PORT/Ethernet0/mtu \"9216\"" in out.result["diff"]["after"]
+    # the rendered PORT mtu: the switch tiers' default
+    assert "replace /PORT/Ethernet0/mtu \"9214\"" in out.result["diff"]["after"]
     assert sonic_cmds(switch) == []
 
 

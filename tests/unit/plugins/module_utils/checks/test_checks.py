@@ -15,11 +15,15 @@ def found(result, rule, severity=None, device=None, location=None):
             and (location is None or location in v["location"])]
 
 
-def test_clean_example_has_no_findings(example):
+def test_clean_example_has_no_findings(example, proven):
+    """Only the two WARNs of EOS's unsourced default hash (conftest.unproven_defaults)."""
     result = run(*example)
-    assert result["violations"] == []
-    assert plan.format_report(result)[0].startswith("all clear: 2 spines, 4 leaves (2 pairs), "
-                                                    "8 hosts, 64 NICs, 128 links")
+    assert proven(result["violations"]) == []
+    assert [(v["rule"], v["device"]) for v in result["violations"]] == [
+        ("hash-entropy", "spine1"), ("hash-polarization", "leaf2a")]
+    assert plan.format_report(result)[0].startswith("0 error(s), 2 warning(s): 2 spines, "
+                                                    "4 leaves (2 pairs), 8 hosts, 64 NICs, "
+                                                    "128 links")
 
 
 def _fabric(hostvars):
@@ -78,7 +82,7 @@ def test_a_pinned_headroom_is_what_the_switch_gets(example):
     assert ports["Ethernet8"]["lossless"]["headroom_configured_bytes"] == 400000
 
 
-def test_headroom_follows_that_very_link(example):
+def test_headroom_follows_that_very_link(example, proven):
     # A longer cable on one port raises that port's headroom only.
     groups, hv = example
     hv["leaf2a"]["roce_link_overrides"] = {"Ethernet9/1": {"cable_m": 150}}   # first uplink
@@ -86,7 +90,7 @@ def test_headroom_follows_that_very_link(example):
     ports = dict((p["name"], p) for p in result["devices"]["leaf2a"]["ports"])
     long_, short = ports["Ethernet9/1"]["lossless"], ports["Ethernet9/5"]["lossless"]
     assert long_["headroom"]["xoff_bytes"] > short["headroom"]["xoff_bytes"]
-    assert result["violations"] == []
+    assert proven(result["violations"]) == []
 
 
 def test_buffer_budget(example):
@@ -156,7 +160,7 @@ def test_mtu_differs_between_tiers(example):
     groups, hv = example
     hv["spine2"]["roce_mtu"] = 9000
     hits = found(run(groups, hv), "mtu-chain", "ERROR", "spine2")
-    assert hits and hits[0]["numbers"] == {"local": 9000, "remote": 9216}
+    assert hits and hits[0]["numbers"] == {"local": 9000, "remote": 9214}
 
 
 def test_pfc_watchdog_poll_longer_than_detection(example):
@@ -218,12 +222,18 @@ def test_hash_without_udp_source_port(example):
 
 
 def test_same_seed_on_both_tiers(example):
-    """EOS spines and the EOS leaf pair (both Tomahawk 5) render one seed: polarization,
-    reported on a real device and naming the other tier's."""
+    """EOS renders no seed (no primary source for `ip load-sharing trident <seed>`): the EOS
+    spines and the EOS leaf pair (both Tomahawk 5) keep one default, whatever seeds the plan
+    asks, and the warning names both tiers; the requested seed is listed as not rendered."""
     groups, hv = example
-    _fabric(hv)["ecmp"]["seeds"] = {"leaf": 4, "spine": 4}
-    hits = found(run(groups, hv), "hash-polarization", "WARN", "spine1", "ecmp seed 4")
-    assert hits and hits[0]["numbers"]["seed"] == 4 and "leaf2a" in hits[0]["message"]
+    _fabric(hv)["ecmp"]["seeds"] = {"leaf": 4, "spine": 5}
+    result = run(groups, hv)
+    hits = found(result, "hash-polarization", "WARN", "leaf2a", "ecmp seed default")
+    assert hits and hits[0]["numbers"]["roles"] == ["leaf", "spine"]
+    assert "spine1" in hits[0]["message"]
+    spine = result["devices"]["spine1"]["ecmp"]["rendered"]
+    assert spine["seed"] is None and spine["hash_fields"] == [] and spine["default_hash"]
+    assert any(note.startswith("hash seed 5: not rendered") for note in spine["not_rendered"])
 
 
 def test_sonic_seed_comes_from_the_switch_type(example):

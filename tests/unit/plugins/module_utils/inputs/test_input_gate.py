@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
-from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import names, schema
+from lab_ports import lab_port_map
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(HERE, "..", "..", "fixtures", "bad_inventories.yml")) as _handle:
@@ -143,6 +144,11 @@ def _place(hv, var, path, text):
         root[var] = ["rdma%d" % i for i in range(8)]
         root[var][3] = text
         return host
+    elif var == "roce_port_map":      # leaf1a becomes a switch of no model, with a given map
+        root.pop("roce_model")
+        root.update(roce_asic="spectrum4", roce_port_map=lab_port_map("sonic", 128))
+        root[var][3][path[-1]] = text
+        return host
     else:
         root = root.setdefault(var, {})
     for i, part in enumerate(path):
@@ -188,14 +194,41 @@ def test_hostile_text_in_every_free_text_field_is_refused(example, var, path, da
                 assert text not in rel
 
 
+@pytest.mark.parametrize("column", [0, 1, 2])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_hostile_text_in_a_port_config_ini_is_refused(example, column, data):
+    """roce_port_map as port_config.ini text: whatever a name, lanes or alias column holds is
+    refused naming the host, or read as SONiC reads the file (whitespace separates fields and
+    lines), so that every port the plan takes is of the columns' grammars."""
+    groups, hv = copy.deepcopy(example)
+    text = data.draw(st.text(alphabet="abcxyz019", max_size=4)) + data.draw(
+        st.sampled_from(HOSTILE)) + data.draw(st.text(max_size=12))
+    rows = [["Ethernet%d" % (i * 8), "%d,%d" % (i * 8, i * 8 + 1), "etp%d" % (i + 1)]
+            for i in range(128)]
+    rows[5][column] = text
+    hv["leaf1a"].pop("roce_model")
+    hv["leaf1a"].update(roce_asic="spectrum4", roce_port_map="# name lanes alias\n" + "\n".join(
+        " ".join(row) for row in rows))
+    try:
+        result = plan.build_plan(groups, hv)
+    except RoceInputError as err:
+        assert "Traceback" not in str(err) and "leaf1a" in str(err)
+        return
+    for port in result["devices"]["leaf1a"]["ports"]:
+        for grammar, key in (("sonic_port", "name"), ("lanes", "lanes"), ("alias", "alias")):
+            assert names.matches(grammar, port[key]), (port[key], text)
+
+
 def test_every_free_text_field_is_covered():
     names = set(".".join((v,) + p) for v, p in FIELDS)
     for expected in ("roce_fabric.name", "roce_fabric.host.socket_ifname",
                      "roce_fabric.host.sysctls.<key>", "roce_fabric.host.sysctls.*",
                      "roce_nic_names.#", "roce_nic_overrides.*.name",
                      "roce_nic_overrides.*.leaf", "roce_nic_overrides.*.port",
-                     "roce_link_overrides.<key>", "roce_link_overrides.*.lanes",
-                     "roce_link_overrides.*.alias", "roce_link_overrides.*.address",
+                     "roce_link_overrides.<key>", "roce_port_map.#.name",
+                     "roce_port_map.#.lanes", "roce_port_map.#.alias",
+                     "roce_link_overrides.*.address",
                      "roce_asic_overrides.caveat", "roce_loopback"):
         assert expected in names, sorted(names)
 

@@ -4,6 +4,7 @@ import pytest
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
+from lab_ports import lab_port_map
 
 
 def test_example_rail_optimized_wiring(example):
@@ -152,9 +153,11 @@ def test_link_override_on_unknown_port(example):
 
 def test_too_few_ports(example):
     groups, hv = example
-    hv["spine2"]["roce_port_count"] = 16
+    hv["spine2"].pop("roce_model")
+    hv["spine2"].update(roce_asic="tomahawk5", roce_port_map=lab_port_map("eos", 16))
     err = _error(groups, hv)
-    assert (err.host, err.field) == ("spine2", "roce_port_count")
+    assert (err.host, err.field) == ("spine2", "spines")      # the spine tier is too small
+    assert "spine2 has 16 (roce_port_map of 16 ports)" in str(err)
 
 
 def test_leaf_in_two_pairs(example):

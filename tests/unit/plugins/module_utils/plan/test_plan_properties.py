@@ -4,6 +4,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.errors import RoceInputError
+from lab_ports import lab_port_map
 
 ASICS = ["tomahawk3", "tomahawk4", "tomahawk5", "trident4", "spectrum2", "spectrum3",
          "spectrum4"]
@@ -17,7 +18,7 @@ def inventories(draw, clean):
     hosts = draw(st.integers(0, 6))
     design = draw(st.sampled_from(["classic", "rail_optimized"]))
     speed = draw(st.sampled_from([100, 200, 400]))
-    fabric = {"design": design, "nics_per_host": nics, "switch_ports": 256,
+    fabric = {"design": design, "nics_per_host": nics,
               "host_link": {"speed_gbps": speed, "cable_m": draw(st.integers(1, 10)),
                             "media": "dac"},
               "fabric_link": {"speed_gbps": speed, "cable_m": draw(st.integers(5, 300)),
@@ -36,7 +37,10 @@ def inventories(draw, clean):
         asic = draw(st.sampled_from(ASICS))
         # Spectrum runs SONiC only (hardware/platforms.py: its families)
         platforms = ["sonic"] if asic.startswith("spectrum") else ["sonic", "eos"]
-        hv[name] = {"roce_asic": asic, "roce_platform": draw(st.sampled_from(platforms))}
+        platform = draw(st.sampled_from(platforms))
+        # a switch of no model: its ports are the ones given (256, as a lab switch's)
+        hv[name] = {"roce_asic": asic, "roce_platform": platform,
+                    "roce_port_map": lab_port_map(platform, 256)}
         if asic.startswith("spectrum") and draw(st.booleans()):
             hv[name]["roce_lossless"] = {"model": "sonic-nvidia"}
         if asic in ("spectrum2",) and speed == 400:
@@ -48,7 +52,7 @@ def inventories(draw, clean):
         victim = draw(st.sampled_from(names + leaves + host_names))
         key = draw(st.sampled_from(["roce_qos", "roce_mtu", "roce_pfc_watchdog", "roce_asn",
                                     "roce_link_overrides", "roce_nic_overrides", "roce_ecmp",
-                                    "roce_port_count", "roce_lossless"]))
+                                    "roce_port_map", "roce_lossless"]))
         hv[victim][key] = draw(st.one_of(
             st.none(), st.integers(-5, 70000), st.text(max_size=5),
             st.dictionaries(st.sampled_from(["pfc_priorities", "poll_ms", "cable_m", "state",

@@ -172,14 +172,16 @@ def test_small_ecn_overrides_are_rendered_exactly(example):
 
 def test_hash_seed_fields_and_dlb_are_rendered_as_the_plan_credits(example_plan):
     """The checks credit the rendered seed, hash fields and adaptive routing only: each appears
-    in the config text exactly as the plan's rendered ECMP values say."""
+    in the config text exactly as the plan's rendered ECMP values say. EOS renders no
+    `ip load-sharing` line (no primary source for its keywords or seed range): the plan says
+    seed None, no hash fields, the switch's default hash."""
     for name in ("spine1", "leaf2a"):
         dev = example_plan["devices"][name]
         rendered = dev["ecmp"]["rendered"]
         text = render_eos.eos_config(dev)
-        assert "ip load-sharing trident %d\n" % rendered["seed"] in text
-        assert "ip load-sharing trident fields ip source-ip destination-ip source-port " \
-            "destination-port\n" in text                 # ip_protocol has no EOS keyword
+        assert "load-sharing" not in text
+        assert rendered["seed"] is None and rendered["hash_fields"] == [] and \
+            rendered["default_hash"] is True
         assert ("ip hardware fib load-balance distribution dynamic\n" in text) == \
             rendered["adaptive_routing"]
     sonic = example_plan["devices"]["leaf1a"]
@@ -209,7 +211,7 @@ def test_platform_asic_pairs_rendered_incompletely_are_refused(
         small_clos, platform, asic, reason):
     groups, hv = small_clos()
     hv["spine2"].update({"roce_asic": asic, "roce_platform": platform})
-    del hv["spine2"]["roce_model"]                  # a generic switch of that ASIC
+    del hv["spine2"]["roce_model"]                  # a switch of no model, of that ASIC
     with pytest.raises(RoceInputError) as err:
         plan.build_plan(groups, hv)
     assert (err.value.host, err.value.field, err.value.value) == ("spine2", "roce_asic", asic)
@@ -273,3 +275,15 @@ def test_structured_intent_parses_back_to_the_plan(example_plan):
             assert profile["headroom"]["xoff_bytes"] == port["lossless"]["headroom"]["xoff_bytes"]
             assert profile["ecn"] == json.loads(json.dumps(port["lossless"]["ecn"]))
             assert row["address"] == port["address"] and row["mtu_bytes"] == port["mtu_bytes"]
+
+
+def test_eos_takes_the_plans_alert_as_notify_only(example):
+    """EOS has no `alert` watchdog action: its notify-only keyword (eos-and-avd.md §2; AVD
+    #6399) is what the plan's alert renders as."""
+    groups, hostvars = example
+    hostvars["spine1"]["roce_pfc_watchdog"] = {"action": "alert"}
+    text = render.render_switch(plan.build_plan(groups, hostvars)["devices"]["spine1"],
+                                ("configs",))["configs/spine1.cfg"]
+    assert "priority-flow-control pause watchdog action notify-only" in text.splitlines()
+    assert "   priority-flow-control pause watchdog port action notify-only" in text.splitlines()
+    assert "alert" not in text

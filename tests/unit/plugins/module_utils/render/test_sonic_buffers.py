@@ -102,9 +102,6 @@ def test_dynamic_model_is_refused_off_spectrum(small_clos):
 @pytest.mark.parametrize("leaf_vars,field", [
     ({"roce_lossless": {"sonic": {"buffer_model": "dynamic"}, "trigger_mode": "static"}},
      "roce_lossless.trigger_mode"),
-    ({"roce_lossless": {"sonic": {"buffer_model": "dynamic"}},
-      "roce_link_overrides": {"Ethernet0": {"headroom_bytes": 300000}}},
-     "roce_link_overrides.Ethernet0.headroom_bytes"),
     ({"roce_lossless": {"sonic": {"buffer_model": "dynamic"}, "model": "ieee"}},
      "roce_lossless.model"),
 ])
@@ -117,9 +114,46 @@ def test_dynamic_model_refuses_what_buffermgrd_would_not_run(small_clos, leaf_va
     assert field in str(exc.value) and "leaf1" in str(exc.value)
 
 
+@pytest.mark.parametrize("version", ["202511", "202605"])
+def test_dynamic_model_renders_a_pinned_headroom_as_override(small_clos, validator, version):
+    """A pinned headroom in SONiC's dynamic model is a headroom override (sonic-swss
+    cfgmgr/buffermgrdyn.cpp @e6b0c5b handleSingleBufferPgEntry L3164-3212: a PG naming a
+    profile other than "NULL"): a lossless profile of its own (pool, xon, xoff, size and the
+    pool's dynamic_th, handleBufferProfileTable L2757-2775, L2790-2792) that YANG accepts, the
+    PG on it, every other PG "NULL", and the pool accounting its size."""
+    result = _fabric(small_clos, 400, 3, {
+        "roce_model": "sn5600",
+        "roce_lossless": {"sonic": {"buffer_model": "dynamic", "version": version}},
+        "roce_link_overrides": {"Ethernet0": {"headroom_bytes": 300000}}})
+    dev = result["devices"]["leaf1a"]
+    db = render_sonic.config_db(dev)
+    validator.validate(db)
+    hr = dev["ports"][0]["lossless"]["headroom"]
+    assert hr["xoff_bytes"] == 300000 and hr["size_bytes"] == hr["xon_bytes"] + 300000
+    name = db["BUFFER_PG"]["Ethernet0|3"]["profile"]
+    # never buffermgrdyn's own name (getDynamicProfileName: pg_lossless_<speed>_<cable>_profile)
+    assert name != "pg_lossless_400000_3m_profile"
+    assert db["BUFFER_PROFILE"][name] == {
+        "pool": "ingress_lossless_pool", "xon": str(hr["xon_bytes"]), "xoff": "300000",
+        "size": str(hr["size_bytes"]),
+        "dynamic_th": db["DEFAULT_LOSSLESS_BUFFER_PARAMETER"]["AZURE"]["default_dynamic_th"]}
+    assert db["BUFFER_POOL"]["ingress_lossless_pool"]["mode"] == "dynamic"
+    for port in dev["ports"][1:]:
+        assert db["BUFFER_PG"][port["name"] + "|3"] == {"profile": "NULL"}
+    assert db["CABLE_LENGTH"]["AZURE"]["Ethernet0"] == "3m"
+    # the carve takes the override's size, not what buffermgrd would have computed
+    unpinned = _fabric(small_clos, 400, 3, {
+        "roce_model": "sn5600",
+        "roce_lossless": {"sonic": {"buffer_model": "dynamic", "version": version}}})
+    other = unpinned["devices"]["leaf1a"]
+    assert other["buffer"]["shared_pool_bytes"] - dev["buffer"]["shared_pool_bytes"] == \
+        hr["size_bytes"] - other["ports"][0]["lossless"]["headroom"]["size_bytes"]
+
+
 def test_nvidia_pools_account_for_the_whole_buffer(small_clos):
-    """Spectrum accounting (buffer_pool_mellanox.lua, SN §1.3): the ingress pool plus every
-    reservation rendered for the ports is the ASIC buffer (the egress lossless pool)."""
+    """Spectrum accounting (sonic-swss 202605 cfgmgr/buffer_pool_mellanox.lua, the release the
+    plan targets by default): the ingress pool plus every reservation the lua counts for the
+    rendered ports is the ASIC buffer (the egress lossless pool)."""
     result = _fabric(small_clos, 400, 30, {"roce_model": "sn5600"})
     dev = result["devices"]["leaf1a"]
     db = render_sonic.config_db(dev)
@@ -127,10 +161,17 @@ def test_nvidia_pools_account_for_the_whole_buffer(small_clos):
     headroom = sum(int(profiles[db["BUFFER_PG"][p["name"] + "|3"]["profile"]]["size"])
                    for p in dev["ports"])
     ports = len(dev["ports"])
-    lossy = ports * 19 * 1024           # asic_table.j2 pipeline_latency 19 KB, 4-lane ports
+    # L293, L358-360: the lossy PG (ingress_lossy_profile on PG 0) takes lossypg_reserved, the
+    # pipeline latency (asic_table.j2 19 KB), on these 4-lane ports; L400-401: so does each
+    # admin-up port's management PG; L353-376 with L337-341: egress_lossy_profile's 9216 B in
+    # every port's egress profile list; L404-405: 10 KiB mirror headroom per admin-up port and
+    # the 256 KiB management pool (L23-24)
+    lossy = mgmt_pg = ports * 19 * 1024
+    egress_lossy = ports * int(profiles["egress_lossy_profile"]["size"])
     mgmt, mirror = 256 * 1024, ports * 10 * 1024
-    assert int(pools["ingress_lossless_pool"]["size"]) + headroom + lossy + mgmt + mirror == \
-        int(pools["egress_lossless_pool"]["size"]) == 158229504
+    assert int(pools["ingress_lossless_pool"]["size"]) + headroom + lossy + mgmt_pg + \
+        egress_lossy + mirror + mgmt == int(pools["egress_lossless_pool"]["size"]) == 158229504
+    assert profiles["egress_lossy_profile"]["size"] == "9216"
     assert pools["egress_lossy_pool"]["size"] == pools["ingress_lossless_pool"]["size"]
     assert "xoff" not in pools["ingress_lossless_pool"]
     for port in dev["ports"]:
