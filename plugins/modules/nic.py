@@ -60,6 +60,14 @@ options:
       dscp_prio:
         description: "DSCP to priority map, for example V({26: 3, 48: 6})."
         type: dict
+      dscp_default_prio:
+        description:
+          - Priority of every DSCP not in O(interfaces[].dscp_prio). Given, the NIC's DSCP table
+            is written for all 64 DSCPs and any other entry is removed, so no DSCP but the
+            planned ones reaches a lossless priority (the drivers' own trust-DSCP map puts
+            DSCP 24-31 on priority 3) and a re-planned DSCP leaves no stale entry.
+          - Omitted, only the entries of O(interfaces[].dscp_prio) are written (older plans).
+        type: int
       pause_off:
         description: Turn global 802.3x pause off (it fights PFC).
         type: bool
@@ -198,6 +206,7 @@ def main():
                 name=dict(type="str", required=True),
                 mtu_bytes=dict(type="int"),
                 dscp_prio=dict(type="dict"),
+                dscp_default_prio=dict(type="int", choices=list(range(8))),
                 pause_off=dict(type="bool", default=True),
                 pfc_priorities=dict(type="list", elements="int"),
                 cable_m=dict(type="float"),

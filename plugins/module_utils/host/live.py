@@ -201,13 +201,24 @@ def gather_default_route(table: Any, run: Run) -> List[Tuple[Any, Any]]:
             for r in _json(run, ["ip", "-j", "route", "show", "table", str(table), "default"])]
 
 
+def dscp_target(want: Dict[str, Any]) -> Dict[int, int]:
+    """The DSCP table the NIC must hold: the plan's entries, and with ``dscp_default_prio`` every
+    other DSCP at that priority (all 64: the driver's own trust-DSCP map, priority = DSCP >> 3 on
+    mlx5, would put DSCP 24-31 on the lossless priority 3)."""
+    table = dict((int(k), int(v)) for k, v in (want.get("dscp_prio") or {}).items())
+    default = want.get("dscp_default_prio")
+    if default is None:
+        return table
+    return dict((d, table.get(d, int(default))) for d in range(64))
+
+
 def plan_interface(want: Dict[str, Any], have: Dict[str, Any], run: Run) -> List[Change]:
     """Every decision for one interface, in its stack's vendor order: ``want`` is the nic
     module's interface entry, ``have`` its gathered facts. Shared by the nic module and
     roce-check."""
     desired = {"name": want["name"], "mtu_bytes": want.get("mtu_bytes") or have["mtu_bytes"],
-               "dscp_prio": dict((int(k), int(v)) for k, v in
-                                 (want.get("dscp_prio") or {}).items()),
+               "dscp_prio": dscp_target(want),
+               "dscp_full": want.get("dscp_default_prio") is not None,
                "pause_off": want.get("pause_off", True),
                "pfc_priorities": want.get("pfc_priorities"),
                "ets": want.get("ets"), "cable_m": want.get("cable_m")}
@@ -250,13 +261,17 @@ def apply(item: Change, run: Run, write: Optional[Callable[..., Any]] = None) ->
     """Carry out one change: its argv, or its sysfs/configfs write. Returns the error - the
     tool's message or the store's errno, i.e. the driver's reason - or None."""
     if item["argv"]:
-        rc, out, err = run(item["argv"])
-        if rc != 0 and item["setting"] == "global_pause":
-            # ethtool -A can exit non-zero when only autoneg is unsupported although rx/tx
-            # were applied (host-nic.md §1.3): the read-back judges it.
-            rc = 0
-        return None if rc == 0 else "%s failed: %s" % (" ".join(item["argv"]),
-                                                       (err or out).strip())
+        # a change may need more than one command (a DSCP rewrite: del, then add); they run in
+        # order and the first failure stops it
+        for argv in [item["argv"]] + list(item.get("also") or ()):
+            rc, out, err = run(argv)
+            if rc != 0 and item["setting"] == "global_pause":
+                # ethtool -A can exit non-zero when only autoneg is unsupported although rx/tx
+                # were applied (host-nic.md §1.3): the read-back judges it.
+                rc = 0
+            if rc != 0:
+                return "%s failed: %s" % (" ".join(argv), (err or out).strip())
+        return None
     target = item["write"]
     try:
         (write or write_value)(target["path"], target["value"], target.get("mkdir"))

@@ -180,10 +180,8 @@ def _dcb(desired: Dict[str, Any], current: Dict[str, Any], stack: str,
             if want:
                 out.append(unsupported(setting, None, want, reason))
         return out
-    if want_dscp and any(app["dscp_prio"].get(d) != p for d, p in want_dscp.items()):
-        out.append(change("dscp_prio", app["dscp_prio"], want_dscp,
-                          ["dcb", "app", "replace", "dev", name, "dscp-prio"] +
-                          _map_args(want_dscp)))
+    if want_dscp:
+        out += dscp_changes(name, app, want_dscp, bool(desired.get("dscp_full")), stack)
     if stack.startswith("bnxt") and desired.get("ets"):
         # bnxt hands the UDP 4791 APP entry to its firmware (bnxt_dcb.c bnxt_dcbnl_ieee_setapp ->
         # bnxt_hwrm_set_dcbx_app), where bnxt_re takes the RoCE priority from (bnxt_setupcc.sh).
@@ -210,6 +208,54 @@ def _dcb(desired: Dict[str, Any], current: Dict[str, Any], stack: str,
     out += decide_pfc(name, want_pfc, pfc, desired.get("cable_m") if stack.startswith("mlx5")
                       else None, stack, prio_tc)
     return out
+
+
+def dscp_view(table: Mapping[int, int]) -> str:
+    """A DSCP table as people read it: a full one (64 entries) as its exceptions and the
+    priority of the rest, '{26: 3, 48: 6, others: 0}'; a partial one entry by entry."""
+    if len(table) < 64:
+        return str(dict(sorted(table.items())))
+    prios = list(table.values())
+    rest = max(sorted(set(prios)), key=prios.count)
+    shown = ["%d: %d" % (d, p) for d, p in sorted(table.items()) if p != rest]
+    return "{%s}" % ", ".join(shown + ["others: %d" % rest])
+
+
+def dscp_changes(name: str, app: Dict[str, Any], want: Dict[int, int], full: bool,
+                 stack: str) -> List[Change]:
+    """The DSCP APP table made exactly ``want``: a DSCP with another priority, or (``full``: the
+    plan gives all 64) any entry the plan does not hold, is rewritten, so a re-plan from DSCP 24
+    to 26 leaves no 24 -> 3 behind. One change, carried out as the stack needs
+    (stacks.APP_REWRITE): ``dcb app replace``, or ``del`` of every entry of the rewritten DSCPs
+    and then ``add``."""
+    entries = [tuple(e) for e in app.get("dscp_prio_entries") or sorted(app["dscp_prio"].items())]
+    have = set(entries)
+    rewrite = set(d for d, p in entries if (d in want and want[d] != p) or
+                  (full and d not in want))
+    missing = set(d for d, p in want.items() if (d, p) not in have)
+    if not rewrite and not missing:
+        return []
+    current, desired = dscp_view(app["dscp_prio"]), dscp_view(want)
+    base = ["dcb", "app"]
+    if stacks.APP_REWRITE.get(stack, "replace") == "replace":
+        give = dict((d, want[d]) for d in sorted(rewrite | missing) if d in want)
+        item = change("dscp_prio", current, desired, base + ["replace", "dev", name,
+                                                             "dscp-prio"] + _map_args(give))
+        stale = sorted(e for e in entries if e[0] not in want)
+        if stale:                      # only an entry for a DSCP the plan leaves out (compact)
+            item["also"] = [base + ["del", "dev", name, "dscp-prio"] +
+                            ["%d:%d" % e for e in stale]]
+        return [item]
+    drop = sorted(e for e in entries if e[0] in rewrite)
+    give = dict((d, want[d]) for d in sorted((rewrite | missing) & set(want)))
+    argvs = []
+    if drop:
+        argvs.append(base + ["del", "dev", name, "dscp-prio"] + ["%d:%d" % e for e in drop])
+    if give:
+        argvs.append(base + ["add", "dev", name, "dscp-prio"] + _map_args(give))
+    item = change("dscp_prio", current, desired, argvs[0])
+    item["also"] = argvs[1:]
+    return [item]
 
 
 def decide_pfc(name: str, want: Optional[Iterable[int]], pfc: Optional[Dict[str, Any]],

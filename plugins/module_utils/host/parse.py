@@ -99,7 +99,7 @@ def _app_entries(entries: Any) -> Dict[int, int]:
     return out
 
 
-def parse_dcb_app(text: Optional[str]) -> Optional[Dict[str, Dict[int, int]]]:
+def parse_dcb_app(text: Optional[str]) -> Optional[Dict[str, Any]]:
     """`dcb -j app show dev IF` -> {"dscp_prio": {dscp: prio}, "dgram_port_prio": {port:
     prio}}; None when DCB is not supported or the output is not dcb's JSON (an error text).
     dcb_app.c prints each table as an array of entries, and {} for an empty APP table."""
@@ -111,8 +111,20 @@ def parse_dcb_app(text: Optional[str]) -> Optional[Dict[str, Dict[int, int]]]:
         return None
     if not isinstance(data, dict):
         return None
-    return dict((table, _app_entries(data.get(table, [])))
-                for table in ("dscp_prio", "dgram_port_prio"))
+    out: Dict[str, Any] = dict((table, _app_entries(data.get(table, [])))
+                               for table in ("dscp_prio", "dgram_port_prio"))
+    # every DSCP entry, as the kernel holds them: a DSCP can carry two priorities (dcbnl's
+    # dcb_ieee_setapp adds beside an entry of another priority), which the map above folds
+    out["dscp_prio_entries"] = _app_pairs(data.get("dscp_prio", []))
+    return out
+
+
+def _app_pairs(entries: Any) -> List[List[int]]:
+    pairs = []
+    for entry in entries if isinstance(entries, list) else []:
+        one = _app_entries([entry])
+        pairs += [[k, v] for k, v in one.items()]
+    return sorted(pairs)
 
 
 def _maps(text: str) -> Dict[str, Dict[int, Any]]:

@@ -47,6 +47,16 @@ ORDER = {
 # DCBNL (bnxt_dcb.c bnxt_hwrm_queue_pfc_cfg: ``if (!my_ets) return -EINVAL``).
 DEPENDS = {"bnxt-broadcom": {"pfc": "ets"}, "bnxt-upstream": {"pfc": "ets"}}
 
+# How a DSCP APP entry is given a new priority. "replace": `dcb app replace` (add the new entry,
+# then delete the old one) - mlx5 overwrites the DSCP's priority in place and drops the old
+# entry itself (en_dcbnl.c mlx5e_dcbnl_ieee_setapp). "delete-first": `dcb app del` of every entry
+# of that DSCP, then `dcb app add` - ice refuses a second entry for a mapped DSCP ("already user
+# mapped", ice_dcb_nl.c ice_dcbnl_setapp), and bnxt's delete clears the DSCP in the firmware
+# table (bnxt_dcb.c bnxt_hwrm_queue_dscp2pri_cfg with add false: mask 0), so after a replace the
+# firmware would hold no mapping for it although the kernel's table shows the new entry.
+APP_REWRITE = {"mlx5-inbox": "replace", "mlx5-ofed": "replace", "bnxt-broadcom": "delete-first",
+               "bnxt-upstream": "delete-first", "ice": "delete-first", "no-dcb": "replace"}
+
 NAMES = {
     "mlx5-inbox": "NVIDIA ConnectX, inbox mlx5_core + mlx5_ib",
     "mlx5-ofed": "NVIDIA ConnectX, MLNX_OFED / DOCA-OFED",

@@ -24,6 +24,11 @@ class Refused(Exception):
         self.code = code
 
 
+def _pairs(text_items):
+    """'24:3 24:0' -> [(24, 3), (24, 0)]: a del may name two priorities of one DSCP."""
+    return [tuple(int(x) for x in t.split(":", 1)) for t in text_items]
+
+
 def _map(text_items):
     """'0:1 3:on' tokens -> {0: '1', 3: 'on'} (iproute2 parse_mapping; 'all' expands)."""
     out = {}
@@ -89,6 +94,8 @@ class Nic(object):
                 return 0, self._app_json(), ""
             if obj == "app" and verb == "replace":
                 return self._app_replace(argv[4:])
+            if obj == "app" and verb in ("add", "del"):
+                return self._app_add_del(verb, argv[4:])
             if obj == "ets" and verb == "show":
                 return 0, self._ets_text(self.getets()), ""
             if obj == "ets" and verb == "set":
@@ -167,6 +174,29 @@ class Nic(object):
                 self.delapp(app)
             except Refused:
                 pass
+        return 0, "", ""
+
+    def _app_add_del(self, verb, args):
+        # dcb_app.c dcb_cmd_app_add / _del: one DCB_CMD_IEEE_SET / _DEL message with every
+        # entry; the kernel's dcbnl_ieee_set / dcbnl_ieee_del stop at the first entry the driver
+        # refuses and the tool prints the error and exits 1
+        sel = {"dscp-prio": SEL_DSCP, "dgram-port-prio": SEL_DGRAM}[args[0]]
+        entries = [(sel, int(k), int(v)) for k, v in _pairs(args[1:])]
+        if self.ignore:
+            return 0, "", ""
+        for app in entries:
+            try:
+                if verb == "add":
+                    if app in self.apps:       # dcbnl.c dcb_ieee_setapp: an equal entry
+                        raise Refused(errno.EEXIST)    # is refused
+                    self.setapp(app)
+                elif app not in self.apps:
+                    raise Refused(errno.ENOENT)
+                else:
+                    self.delapp(app)
+            except Refused as exc:
+                return 1, "", "Error: %s\n" % exc
+            self.log.append(("app", app))
         return 0, "", ""
 
     @staticmethod
@@ -327,6 +357,7 @@ class Bnxt(Nic):
         self.my_ets = self.my_pfc = None
         self.max_dscp = 63                   # bnxt_hwrm_queue_dscp_qcaps (PF)
         self.firmware_apps = []
+        self.firmware_dscp = {}              # the firmware's DSCP -> priority table
         # bnxt_re configfs (Broadcom's driver): values %#x; Thor2 default CNP priority 7
         self.cc = {"cnp_dscp": 0x30, "cnp_prio": 0x7, "ecn_enable": 0x0}
         self.applied = dict(self.cc)
@@ -386,6 +417,14 @@ class Bnxt(Nic):
         self.apps.append(app)
         if app[0] == SEL_DGRAM and app[1] == 4791:
             self.firmware_apps.append(app)
+        if app[0] == SEL_DSCP:               # bnxt_hwrm_queue_dscp2pri_cfg(add): mask 0x3f
+            self.firmware_dscp[app[1]] = app[2]
+
+    def delapp(self, app):
+        self._host()
+        self.apps.remove(app)
+        if app[0] == SEL_DSCP:               # bnxt_hwrm_queue_dscp2pri_cfg(!add): mask 0, the
+            self.firmware_dscp.pop(app[1], None)     # DSCP has no firmware mapping any more
 
     def dcbx(self):
         return " ".join(f for f in ("host", "lld-managed", "ieee") if f in self.flags)

@@ -158,7 +158,7 @@ def test_a_device_that_ignores_writes_fails_naming_each_setting(want, on_host, r
     for setting in ("mtu", "global_pause", "dscp_prio", "ets", "pfc", "roce_tos",
                     "irq_affinity", "channels"):
         assert any(line.startswith("rdma0 %s: planned" % setting) for line in refused), setting
-    assert "rdma0 dscp_prio: planned {26: 3, 48: 6}, read back {}" in refused
+    assert "rdma0 dscp_prio: planned {26: 3, 48: 6, others: 0}, read back {}" in refused
     assert host.nic.mtu == 1500
 
 
@@ -302,3 +302,44 @@ def test_the_port_of_a_two_port_device_is_found_by_its_gid_table():
         return value if isinstance(value, list) else None
     assert rdma.port_of("ens1d1", "mlx4_0", read, listdir) == 2
     assert rdma.port_of("ens1", "mlx4_0", read, listdir) == 1
+
+
+def held_dscp_map(nic):
+    """What the NIC classifies by, as its driver holds it: mlx5 its firmware dscp2prio
+    (en_dcbnl.c mlx5e_set_dscp2prio), bnxt its firmware DSCP table (bnxt_hwrm_queue_dscp2pri_cfg),
+    ice and the kernel's APP table otherwise. A DSCP with two entries is a list."""
+    if isinstance(nic, drivers.Mlx5):
+        return dict(enumerate(nic.dscp2prio))
+    if isinstance(nic, drivers.Bnxt):
+        return dict(nic.firmware_dscp)
+    table = {}
+    for sel, dscp, prio in nic.apps:
+        if sel == drivers.SEL_DSCP:
+            table[dscp] = prio if dscp not in table else [table[dscp], prio]
+    return table
+
+
+@pytest.mark.parametrize("start", ["older plan", "plan"])
+@pytest.mark.parametrize("stack", sorted(STACKS))
+def test_a_replanned_roce_dscp_leaves_no_stale_entry(stack, start, want, on_host, run_nic):
+    """RoCE first on DSCP 24 (by an older plan that wrote only its two entries, or by this
+    one), then re-planned to 26: every model ends holding exactly the 64-DSCP map, only 26 on
+    the lossless priority, in one run that reads back clean; the next run changes nothing."""
+    make, _order = STACKS[stack]
+    host = on_host(drivers.Host(make()))
+    before = dict(want, dscp_prio={24: 3, 48: 6})
+    if start == "older plan":
+        before.pop("dscp_default_prio")
+    assert not run_nic(before).failed
+    assert held_dscp_map(host.nic)[24] == 3
+    result = run_nic(want)
+    assert not result.failed, result.result["msg"]
+    planned = dict((d, {26: 3, 48: 6}.get(d, 0)) for d in range(64))
+    assert held_dscp_map(host.nic) == planned
+    kernel = sorted((d, p) for s, d, p in host.nic.apps if s == drivers.SEL_DSCP)
+    assert kernel == sorted(planned.items())
+    lossless = want["pfc_priorities"]
+    assert [d for d, p in planned.items() if p in lossless] == [26]
+    if isinstance(host.nic, drivers.Mlx5):
+        assert host.nic.trust == "dscp"
+    assert not run_nic(want).result["changed"]

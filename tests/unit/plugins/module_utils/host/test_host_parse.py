@@ -31,11 +31,17 @@ def test_channels_capped_by_driver_and_local_cores():
 
 def test_dcb_app_tables():
     assert parse.parse_dcb_app(fixture("mlx5-inbox", "dcb-app-configured.json")) == \
-        {"dscp_prio": {26: 3, 48: 6}, "dgram_port_prio": {}}
-    assert parse.parse_dcb_app("{}") == {"dscp_prio": {}, "dgram_port_prio": {}}
+        {"dscp_prio": {26: 3, 48: 6}, "dgram_port_prio": {},
+         "dscp_prio_entries": [[26, 3], [48, 6]]}
+    assert parse.parse_dcb_app("{}") == {"dscp_prio": {}, "dgram_port_prio": {},
+                                         "dscp_prio_entries": []}
     # dcb_app.c: one [key, prio] pair per entry and table
     assert parse.parse_dcb_app('{"dscp_prio":[[26,3]],"dgram_port_prio":[[4791,3]]}') == \
-        {"dscp_prio": {26: 3}, "dgram_port_prio": {4791: 3}}
+        {"dscp_prio": {26: 3}, "dgram_port_prio": {4791: 3}, "dscp_prio_entries": [[26, 3]]}
+    # dcbnl keeps two entries of one DSCP with different priorities (dcb_ieee_setapp adds
+    # beside the other): the map shows one, the entries both, which a rewrite must remove
+    both = parse.parse_dcb_app('{"dscp_prio":[[24,0],[24,3]]}')
+    assert both["dscp_prio_entries"] == [[24, 0], [24, 3]] and len(both["dscp_prio"]) == 1
 
 
 def test_dcb_text_printers():

@@ -108,7 +108,9 @@ def test_mlx5_inbox(want):
     assert have["pci_address"] == "0000:17:00.0" and have["local_cpus"] == 16
     assert have["rdma"]["gids"] == [(3, "198.18.64.1")]
     assert todo["mtu"][0]["argv"] == ["ip", "link", "set", "dev", "ens1f0np0", "mtu", "9000"]
-    assert todo["dscp_prio"][0]["argv"][-2:] == ["26:3", "48:6"]
+    # all 64 DSCPs: the plan's two, every other one at priority 0 (not the driver's DSCP >> 3)
+    assert todo["dscp_prio"][0]["argv"][6:] == ["%d:%d" % (d, {26: 3, 48: 6}.get(d, 0))
+                                               for d in range(64)]
     # PFC with the NIC's 3 m cable: mlx5 sizes its headroom for it (default 7 m, en_dcbnl.c)
     assert todo["pfc"][0]["argv"] == ["dcb", "pfc", "set", "dev", "ens1f0np0", "prio-pfc",
                                       "all:off", "3:on", "delay", "3"]
@@ -137,9 +139,18 @@ def test_mlx5_inbox(want):
 
 
 def test_mlx5_inbox_configured_table_is_left_alone(want):
+    """A table with the plan's two entries: an older plan (no dscp_default_prio) leaves it, the
+    full map adds only the 62 DSCPs missing, at priority 0."""
     host = RecordedHost("mlx5-inbox", app="dcb-app-configured.json")
-    _have, todo = decisions(host, "ens1f0np0", want)
+    older = dict((k, v) for k, v in want.items() if k != "dscp_default_prio")
+    _have, todo = decisions(host, "ens1f0np0", older)
     assert "dscp_prio" not in todo
+    _have, todo = decisions(host, "ens1f0np0", want)
+    assert todo["dscp_prio"][0]["argv"][2:6] == ["replace", "dev", "ens1f0np0", "dscp-prio"]
+    assert todo["dscp_prio"][0]["argv"][6:] == ["%d:0" % d for d in range(64)
+                                               if d not in (26, 48)]
+    assert todo["dscp_prio"][0]["current"] == "{26: 3, 48: 6}"
+    assert todo["dscp_prio"][0]["desired"] == "{26: 3, 48: 6, others: 0}"
 
 
 def test_mlx5_ofed_is_told_by_its_ecn_sysfs_not_by_qos_trust(want):
@@ -147,7 +158,9 @@ def test_mlx5_ofed_is_told_by_its_ecn_sysfs_not_by_qos_trust(want):
     have, todo = decisions(host, "ens1f0np0", want)
     assert have["driver_stack"] == "mlx5-ofed"
     assert "trust" not in todo                     # no qos/trust on OFED: the APP table sets it
-    assert todo["dscp_prio"][0]["argv"][-2:] == ["26:3", "48:6"]
+    # all 64 DSCPs: the plan's two, every other one at priority 0 (not the driver's DSCP >> 3)
+    assert todo["dscp_prio"][0]["argv"][6:] == ["%d:%d" % (d, {26: 3, 48: 6}.get(d, 0))
+                                               for d in range(64)]
     assert sorted(i["write"]["path"] for i in todo["ecn"]) == [
         "/sys/class/net/ens1f0np0/ecn/roce_np/enable/3",
         "/sys/class/net/ens1f0np0/ecn/roce_rp/enable/3"]
@@ -229,7 +242,7 @@ def test_a_refused_write_fails_with_planned_and_read_back_values(want):
         if item["argv"]:
             assert live.apply(item, host.run) is None        # every command "succeeds"
     refused = live.read_back([name], host.run, host.read, host.listdir)
-    assert "ens1f0np0 dscp_prio: planned {26: 3, 48: 6}, read back {}" in refused
+    assert "ens1f0np0 dscp_prio: planned {26: 3, 48: 6, others: 0}, read back {}" in refused
     assert any(line.startswith("ens1f0np0 pfc: planned") for line in refused)
     assert any(line.startswith("ens1f0np0 mtu: planned 9000, read back 1500") for line in
                refused)
