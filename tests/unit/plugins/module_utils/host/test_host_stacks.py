@@ -109,8 +109,8 @@ def test_mlx5_inbox(want):
     assert have["rdma"]["gids"] == [(3, "198.18.64.1")]
     assert todo["mtu"][0]["argv"] == ["ip", "link", "set", "dev", "ens1f0np0", "mtu", "9000"]
     # all 64 DSCPs: the plan's two, every other one at priority 0 (not the driver's DSCP >> 3)
-    assert todo["dscp_prio"][0]["argv"][6:] == ["%d:%d" % (d, {26: 3, 48: 6}.get(d, 0))
-                                               for d in range(64)]
+    assert todo["dscp_prio"][0]["argv"][6:] == [
+        "%d:%d" % (d, {26: 3, 48: 6}.get(d, 0)) for d in range(64)]
     # PFC with the NIC's 3 m cable: mlx5 sizes its headroom for it (default 7 m, en_dcbnl.c)
     assert todo["pfc"][0]["argv"] == ["dcb", "pfc", "set", "dev", "ens1f0np0", "prio-pfc",
                                       "all:off", "3:on", "delay", "3"]
@@ -147,8 +147,8 @@ def test_mlx5_inbox_configured_table_is_left_alone(want):
     assert "dscp_prio" not in todo
     _have, todo = decisions(host, "ens1f0np0", want)
     assert todo["dscp_prio"][0]["argv"][2:6] == ["replace", "dev", "ens1f0np0", "dscp-prio"]
-    assert todo["dscp_prio"][0]["argv"][6:] == ["%d:0" % d for d in range(64)
-                                               if d not in (26, 48)]
+    assert todo["dscp_prio"][0]["argv"][6:] == [
+        "%d:0" % d for d in range(64) if d not in (26, 48)]
     assert todo["dscp_prio"][0]["current"] == "{26: 3, 48: 6}"
     assert todo["dscp_prio"][0]["desired"] == "{26: 3, 48: 6, others: 0}"
 
@@ -159,8 +159,8 @@ def test_mlx5_ofed_is_told_by_its_ecn_sysfs_not_by_qos_trust(want):
     assert have["driver_stack"] == "mlx5-ofed"
     assert "trust" not in todo                     # no qos/trust on OFED: the APP table sets it
     # all 64 DSCPs: the plan's two, every other one at priority 0 (not the driver's DSCP >> 3)
-    assert todo["dscp_prio"][0]["argv"][6:] == ["%d:%d" % (d, {26: 3, 48: 6}.get(d, 0))
-                                               for d in range(64)]
+    assert todo["dscp_prio"][0]["argv"][6:] == [
+        "%d:%d" % (d, {26: 3, 48: 6}.get(d, 0)) for d in range(64)]
     assert sorted(i["write"]["path"] for i in todo["ecn"]) == [
         "/sys/class/net/ens1f0np0/ecn/roce_np/enable/3",
         "/sys/class/net/ens1f0np0/ecn/roce_rp/enable/3"]
