@@ -68,8 +68,15 @@ NAMES = {
 
 # (setting, how it is set, persists?, firmware / prerequisite) per stack, for the docs table.
 _DCB = "DCBNL (`dcb`), runtime"
+_MLX5_DCBX = ("host DCBX", "`dcb dcbx set dev <if> host ieee` when `dcb dcbx show` lacks `host` "
+              "(firmware mode shows `cee ieee`: the ConnectX's willing LLDP agent applies the "
+              "switch's PFC and ETS over the host's); refused, the task fails naming that "
+              "(en_dcbnl.c mlx5e_dcbnl_setdcbx)", "runtime: the driver reads the firmware's mode "
+              "at every load (mlx5e_dcbnl_initialize), the boot unit sets it again",
+              "firmware with the DCBX capability; without it the port is always host")
 TABLE = {
     "mlx5-inbox": [
+        _MLX5_DCBX,
         ("trust DSCP + DSCP map", "`dcb app replace dscp-prio 26:3 48:6` (trust follows the first "
          "DSCP APP entry, en_dcbnl.c mlx5e_dcbnl_ieee_setapp)", _DCB,
          "a function without vport_group_manager refuses it (EOPNOTSUPP)"),
@@ -86,6 +93,7 @@ TABLE = {
          "first)", "runtime", "rdma_cm loaded, configfs mounted"),
     ],
     "mlx5-ofed": [
+        _MLX5_DCBX,
         ("trust DSCP + DSCP map", "`qos/trust` when present, else as inbox; `dcb app replace`",
          _DCB, ""),
         ("ETS, PFC + headroom", "as inbox (`dcb ets`, strict TC read back at 100 %; `dcb pfc "
@@ -119,9 +127,12 @@ TABLE = {
          "driver, or the NVM defaults (niccli)"),
     ],
     "ice": [
-        ("firmware LLDP agent off", "`ethtool --set-priv-flags <if> fw-lldp-agent off`",
-         "runtime", "needed for DSCP (L3) QoS mode; it cannot be turned back on while DSCP "
-         "mode is active"),
+        ("firmware LLDP agent off", "`ethtool --set-priv-flags <if> fw-lldp-agent off` "
+         "(`dcb dcbx` then shows `host` instead of `lld-managed`)",
+         "persists: the agent is stopped with persist set (ice_ethtool.c ice_set_priv_flags: "
+         "ice_aq_stop_lldp(..., persist=true)), across reboots until turned back on",
+         "needed for DSCP (L3) QoS mode; it cannot be turned back on while DSCP mode is "
+         "active"),
         ("DSCP map, then ETS and PFC", "`dcb app replace dscp-prio` first (its first entry "
          "switches to DSCP mode and resets ETS to a 1:1 priority-to-TC map, which then cannot "
          "change), then `dcb ets` with that 1:1 map (contiguous TCs: a set like {0,3,6} "

@@ -343,3 +343,56 @@ def test_a_replanned_roce_dscp_leaves_no_stale_entry(stack, start, want, on_host
     if isinstance(host.nic, drivers.Mlx5):
         assert host.nic.trust == "dscp"
     assert not run_nic(want).result["changed"]
+
+
+def test_mlx5_in_firmware_dcbx_mode_is_switched_to_host_before_ets_and_pfc(
+        want, on_host, run_nic):
+    """A ConnectX whose firmware runs DCBX (dcb dcbx: cee ieee, no host): its agent applies the
+    switch's LLDP PFC and ETS over the host's. The module switches it to host mode first, so
+    the first run reads back clean with one PFC write (one link bounce) and the second run
+    changes nothing and bounces nothing."""
+    host = on_host(drivers.Host(drivers.Mlx5(firmware_dcbx=True)))
+    assert host.nic.dcbx() == "cee ieee" and host.nic.pfc_en == drivers.Mlx5.PEER_PFC
+    first = run_nic(want)
+    assert not first.failed, first.result["msg"]
+    steps = [k for k in kinds(host.nic) if k in ("dcbx", "ets", "pfc")]
+    assert steps == ["dcbx", "ets", "pfc"]
+    assert host.nic.dcbx() == "host ieee" and host.nic.pfc_en == 1 << 3
+    assert host.nic.getets()["tc_bw"] == {0: 50, 1: 0, 2: 0, 3: 50, 4: 0, 5: 0, 6: 100, 7: 0}
+    assert host.nic.toggles == 1
+    second = run_nic(want)
+    assert not second.failed and not second.result["changed"], second.result
+    assert host.nic.toggles == 1
+
+
+def test_mlx5_refusing_host_dcbx_fails_naming_what_firmware_mode_costs(want, on_host, run_nic):
+    host = on_host(drivers.Host(drivers.Mlx5(firmware_dcbx=True, host_mode_refused=True)))
+    result = run_nic(want)
+    assert result.failed
+    (line,) = [x for x in result.result["refused"] if x.startswith("rdma0 dcbx:")]
+    assert line.startswith("rdma0 dcbx: planned host, read back firmware DCBX (dcb dcbx: cee "
+                           "ieee): the ConnectX's LLDP agent applies the switch's PFC and ETS "
+                           "over the host's")
+    assert "dcb dcbx set dev rdma0 host ieee failed" in line
+    # the switch's PFC is what the NIC runs: the read-back says so too
+    assert any(x.startswith("rdma0 pfc: planned") for x in result.result["refused"])
+    assert host.nic.pfc_en == drivers.Mlx5.PEER_PFC
+
+
+def test_bnxt_broadcom_lld_managed_is_refused_with_its_reason(want, on_host, run_nic):
+    host = on_host(drivers.Host(drivers.Bnxt(broadcom=True, dcbx="lld-managed ieee")))
+    result = run_nic(want)
+    assert not result.failed
+    reasons = dict((u["setting"], u["unsupported"]) for u in result.result["unsupported"])
+    for setting in ("dcbx", "ets", "pfc", "dscp_prio", "roce_port_prio"):
+        assert reasons[setting].startswith("unsupported on bnxt-broadcom: the firmware DCBX "
+                                           "agent owns DCB (dcb dcbx: lld-managed)"), setting
+    assert host.nic.my_ets is None and not host.nic.apps        # nothing DCB was attempted
+
+
+def test_ice_lld_managed_turns_the_firmware_agent_off_and_becomes_host(want, on_host, run_nic):
+    host = on_host(drivers.Host(drivers.Ice(fw_lldp=True)))
+    assert host.nic.dcbx() == "lld-managed ieee"
+    assert not run_nic(want).failed
+    assert host.nic.dcbx() == "host ieee" and host.nic.pfc_en == 1 << 3
+    assert not run_nic(want).result["changed"]
