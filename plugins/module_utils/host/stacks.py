@@ -32,12 +32,17 @@ BNXT_CONFIGFS = "/sys/kernel/config/bnxt_re"
 # priority-to-TC map with 100 % on TC0 (ice_dcb_nl.c ice_dcbnl_setapp) -, then ETS and PFC.
 _NETDEV = ["mtu", "fw_lldp_agent", "dcbx", "global_pause"]
 _RDMA = ["cnp", "ecn", "roce_tos", "traffic_class"]
+# Broadcom's bnxt_re resets a CNP DSCP / priority committed while congestion control is off to 0
+# (configfs.c apply_store -> bnxt_re_program_cc_params -> bnxt_re_program_cnp_dcb_values: "if
+# (!is_cc_enabled(rdev))" clears alt_tos_dscp and alt_vlan_pcp), so ECN is enabled and applied
+# before the CNP values, as bnxt_setupcc.sh does (cc ecn_enable, apply, then the CNP values).
+_RDMA_BNXT = ["ecn", "cnp", "roce_tos", "traffic_class"]
 _TAIL = ["irq_affinity", "channels", "address", "policy_rule", "policy_route"]
 ORDER = {
     "mlx5-inbox": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
     "mlx5-ofed": _NETDEV + ["trust", "dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
     "bnxt-broadcom": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio", "cc_group"] +
-    _RDMA + _TAIL,
+    _RDMA_BNXT + _TAIL,
     "bnxt-upstream": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio"] + _RDMA + _TAIL,
     "ice": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
     "no-dcb": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
@@ -115,8 +120,10 @@ TABLE = {
          "at most pfc-cap lossless TCs"),
         ("DSCP map + RoCE port", "`dcb app replace dscp-prio ... dgram-port-prio 4791:3` "
          "(bnxt_re takes its priority mask from the UDP 4791 entry)", _DCB, ""),
-        ("CNP, ECN", "configfs `bnxt_re/<dev>` (mkdir first) `ports/<port>/cc/{cnp_dscp,cnp_prio,"
-         "ecn_enable}` + `apply`", "runtime", "service-profile firmware refuses `cnp_prio` "
+        ("ECN, then CNP", "configfs `bnxt_re/<dev>` (mkdir first) `ports/<port>/cc/ecn_enable` + "
+         "`apply` first, then `cc/{cnp_dscp,cnp_prio}` + `apply`: a CNP applied while "
+         "congestion control is off is reset to 0 (configfs.c "
+         "bnxt_re_program_cnp_dcb_values)", "runtime", "service-profile firmware refuses `cnp_prio` "
          "(EINVAL): the rest is applied, the task fails naming cnp with that reason"),
         ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
     ],

@@ -499,7 +499,17 @@ class Bnxt(Nic):
             self.attrs[cc + key] = [lambda k=key: "%#x\n" % self.cc[k],
                                     lambda v, k=key: self._store(k, v)]
         self.attrs[cc + "apply"] = [lambda: "ecn status: %d\n" % self.applied["ecn_enable"],
-                                    lambda v: self.applied.update(self.cc)]
+                                    lambda v: self._apply()]
+
+    def _apply(self):
+        # configfs.c apply_store -> bnxt_re_program_cc_params: without a service profile
+        # bnxt_re_program_cnp_dcb_values runs first and, while congestion control is off
+        # (is_cc_enabled: cc_param.enable, which the ecn_enable store sets), drops the CNP
+        # masks and sets alt_tos_dscp and alt_vlan_pcp to 0; then the rest is committed. The
+        # cnp_* files show the driver's cc_param (233.x cnp_dscp_show / cnp_prio_show).
+        if not self.service_profile and not self.cc["ecn_enable"]:
+            self.cc["cnp_dscp"] = self.cc["cnp_prio"] = 0
+        self.applied.update(self.cc)
 
     def _store(self, key, value):
         # service-profile firmware owns the CNP priority: the store returns EINVAL

@@ -396,3 +396,18 @@ def test_ice_lld_managed_turns_the_firmware_agent_off_and_becomes_host(want, on_
     assert not run_nic(want).failed
     assert host.nic.dcbx() == "host ieee" and host.nic.pfc_en == 1 << 3
     assert not run_nic(want).result["changed"]
+
+
+def test_bnxt_broadcom_enables_ecn_before_the_cnp_so_one_run_converges(want, on_host, run_nic):
+    """Broadcom's bnxt_re, no service profile, congestion control off: a CNP applied before ECN
+    is enabled is reset to 0 (configfs.c bnxt_re_program_cnp_dcb_values). ECN first, as
+    bnxt_setupcc.sh does: the first run (every boot's re-apply) reads back clean."""
+    host = on_host(drivers.Host(drivers.Bnxt(broadcom=True)))
+    assert host.nic.cc["ecn_enable"] == 0
+    first = run_nic(want)
+    assert not first.failed, first.result["msg"]
+    writes = [k for k in kinds(host.nic) if k in ("ecn_enable", "cnp_dscp", "cnp_prio")]
+    # the device group did not exist: the CNP values are unknown, both are written
+    assert writes == ["ecn_enable", "cnp_dscp", "cnp_prio"]
+    assert host.nic.applied == {"cnp_dscp": 48, "cnp_prio": 6, "ecn_enable": 1}
+    assert not run_nic(want).result["changed"]
