@@ -8,6 +8,7 @@ must fail naming each setting, and a refused setting must leave every independen
 import importlib.util
 import json
 import os
+import re
 
 import pytest
 from ansible.module_utils import basic
@@ -411,3 +412,91 @@ def test_bnxt_broadcom_enables_ecn_before_the_cnp_so_one_run_converges(want, on_
     assert writes == ["ecn_enable", "cnp_dscp", "cnp_prio"]
     assert host.nic.applied == {"cnp_dscp": 48, "cnp_prio": 6, "ecn_enable": 1}
     assert not run_nic(want).result["changed"]
+
+
+def _render(template, **variables):
+    import jinja2
+    path = os.path.join(ROOT, "roles", "nic", "templates", template)
+    with open(path) as handle:
+        return jinja2.Template(handle.read(), keep_trailing_newline=True).render(
+            ansible_managed="test", nic_tools_dir="/usr/local/lib/roce-fabric", **variables)
+
+
+# systemd.unit(5): a unit name is [A-Za-z0-9:_.\-]; a template instance is "prefix@instance.type"
+UNIT_NAME = re.compile(r"^[A-Za-z0-9:_.\\-]+@[A-Za-z0-9:_.\\-]+\.service$")
+
+
+def test_the_udev_rule_starts_the_unit_of_a_planned_nic_by_its_mac():
+    text = _render("90-roce-nic.rules.j2", nic_device={"nics": [{"name": "rdma0"},
+                                                                {"name": "rdma1"}]},
+                   ansible_facts={"roce_nics": {"rdma0": {"mac_address": "0C:42:A1:00:00:01"}}})
+    rules = [line for line in text.splitlines() if line.startswith("ACTION")]
+    rdma0 = [r for r in rules if "0c:42:a1:00:00:01" in r]
+    assert rdma0 == ['ACTION=="add", SUBSYSTEM=="net", ATTR{address}=="0c:42:a1:00:00:01", '
+                     'TAG+="systemd", ENV{SYSTEMD_WANTS}+="roce-nic@0c:42:a1:00:00:01.service"']
+    assert not [r for r in rules if '"rdma0"' in r]     # no name a rename would break
+    # a NIC without a known MAC: by its final name, instance = the planned name
+    assert [r for r in rules if '"rdma1"' in r] == [
+        'ACTION=="add", SUBSYSTEM=="net", NAME=="rdma1", TAG+="systemd", '
+        'ENV{SYSTEMD_WANTS}+="roce-nic@rdma1.service"',
+        'ACTION=="add", SUBSYSTEM=="net", NAME=="", KERNEL=="rdma1", TAG+="systemd", '
+        'ENV{SYSTEMD_WANTS}+="roce-nic@rdma1.service"']
+    for rule in rules:
+        for unit in re.findall(r'SYSTEMD_WANTS\}\+="([^"]+)"', rule):
+            assert unit == "roce-nic-rdma.service" or UNIT_NAME.match(unit), unit
+
+
+def test_the_boot_unit_is_a_template_bound_to_no_interface_name():
+    text = _render("roce-nic@.service.j2")
+    sections, keys = [], []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            assert line in ("[Unit]", "[Service]"), line
+            sections.append(line)
+            continue
+        key, sep, value = line.partition("=")
+        assert sep and key and value and key == key.strip(), line   # systemd Key=Value syntax
+        keys.append((sections[-1], key, value))
+    assert sections == ["[Unit]", "[Service]"]
+    values = dict((k, v) for _s, k, v in keys)
+    assert values["ExecStart"] == "/usr/local/lib/roce-fabric/bin/roce-check --apply --nic %I"
+    assert values["Type"] == "oneshot" and "RemainAfterExit" not in values
+    assert "BindsTo" not in values
+    assert not [v for v in values.values() if "sys-subsystem-net-devices" in v]
+
+
+def test_interface_by_mac_finds_the_netdev_whatever_it_is_called(on_host):
+    host = on_host(drivers.Host(drivers.Mlx5(name="ens1f0np0")))
+    host.files["/sys/class/net/ens1f0np0/device/vendor"] = "0x15b3\n"
+    host.files["/sys/class/net/ens1f0np0.100/address"] = "0c:42:a1:00:00:01\n"   # a VLAN
+    assert live.interface_by_mac("0C:42:A1:00:00:01", host.read, host.listdir) == "ens1f0np0"
+    assert live.interface_by_mac("0c:42:a1:00:00:02", host.read, host.listdir) is None
+
+
+def test_a_nic_renamed_across_a_reboot_is_configured_by_its_boot_unit(
+        want, on_host, monkeypatch, tmp_path, capsys):
+    """The plan says rdma0; after the reboot the NIC is ens1f0np0 (its .link rename did not
+    happen). roce-nic@<MAC>.service runs roce-check --apply --nic <MAC>: the plan's rdma0
+    settings land on ens1f0np0, and the next check finds nothing to do."""
+    check = _roce_check()
+    host = on_host(drivers.Host(drivers.Mlx5(name="ens1f0np0")))
+    monkeypatch.setattr(check, "run", host.run)
+    plan = tmp_path / "host.json"
+    plan.write_text(json.dumps({"host": "gpu1", "interfaces": [want],
+                                "macs": {"rdma0": "0C:42:A1:00:00:01"}}))
+    mac = "0c:42:a1:00:00:01"
+    assert check.main(["--apply", "--nic", mac, "--plan", str(plan)]) == 0, \
+        capsys.readouterr().out
+    assert host.nic.mtu == 9000 and host.nic.pfc_en == 1 << 3
+    assert host.addrs == ["198.18.64.1/31"]
+    capsys.readouterr()
+    assert check.main(["--nic", mac, "--plan", str(plan)]) == 0
+    out = capsys.readouterr().out
+    assert "DIFFERS" not in out and "ens1f0np0" in out
+    # the RDMA unit's plain --apply follows the MAC too
+    assert check.main(["--plan", str(plan)]) == 0
+    capsys.readouterr()
+    assert check.main(["--nic", "0c:42:a1:00:00:09", "--plan", str(plan)]) == 2
+    assert "no planned interface has MAC 0c:42:a1:00:00:09" in capsys.readouterr().err
