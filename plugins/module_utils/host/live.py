@@ -60,7 +60,8 @@ def interface_by_mac(mac: str, read: Read, listdir: ListDir) -> Optional[str]:
     found = [n for n in sorted(listdir("/sys/class/net") or [])
              if (read("/sys/class/net/%s/address" % n) or "").strip().lower() == want]
     physical = [n for n in found if listdir("/sys/class/net/%s/device" % n) is not None]
-    return (physical or found or [None])[0]
+    chosen = physical or found
+    return chosen[0] if chosen else None
 
 
 MISSING = 127          # what a shell, subprocess wrappers and the modules' run give a lost tool
