@@ -40,8 +40,9 @@ description:
     failed; on Broadcom's bnxt_re ECN is enabled and applied before the CNP values, which it
     resets to 0 when applied with congestion control off); then every setting is read back.
     A setting counts as applied only when the read-back gives the planned value; the task then
-    fails naming every setting not as planned - interface, setting, planned and read values and the driver's reason (C(dcb app replace)
-    exits 0 even when the kernel refused the entries).
+    fails naming every setting not as planned - interface, setting, planned and read values
+    and the driver's reason (C(dcb app replace) exits 0 even when the kernel refused the
+    entries).
   - A missing C(dcb), C(rdma) or C(ethtool) is reported once, naming host, tool, package and
     minimum version; the settings it carries are unsupported.
   - A setting the NIC cannot take (a veth has no DCB and no pause) is reported per setting with

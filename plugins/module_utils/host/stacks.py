@@ -123,8 +123,9 @@ TABLE = {
         ("ECN, then CNP", "configfs `bnxt_re/<dev>` (mkdir first) `ports/<port>/cc/ecn_enable` + "
          "`apply` first, then `cc/{cnp_dscp,cnp_prio}` + `apply`: a CNP applied while "
          "congestion control is off is reset to 0 (configfs.c "
-         "bnxt_re_program_cnp_dcb_values)", "runtime", "service-profile firmware refuses `cnp_prio` "
-         "(EINVAL): the rest is applied, the task fails naming cnp with that reason"),
+         "bnxt_re_program_cnp_dcb_values)", "runtime",
+         "service-profile firmware refuses `cnp_prio` (EINVAL): the rest is applied, the task "
+         "fails naming cnp with that reason"),
         ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
     ],
     "bnxt-upstream": [
