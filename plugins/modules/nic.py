@@ -19,7 +19,10 @@ description:
     C(ethtool), iproute2 C(dcb) and C(ip)) and applies only the settings that differ, in the
     order the driver stack's vendor applies them. A PFC or trust write can bounce an mlx5 link,
     so nothing is written when it already matches.
-  - Settings are MTU, the firmware LLDP agent (ice) and DCBX mode (bnxt), global pause off,
+  - Settings are MTU, the firmware LLDP agent (ice, turned off; that persists in the NIC) and
+    DCBX mode (a ConnectX in firmware DCBX mode is switched to host mode before ETS and PFC, else
+    its LLDP agent applies the switch's PFC and ETS over the host's; bnxt without host mode is
+    reported with the reason), global pause off,
     DSCP to priority (DCB APP table, which also switches mlx5 to DSCP trust; C(qos/trust) where
     a driver has it), on bnxt the RoCE UDP port 4791 APP entry, ETS (CNP class strict, RoCE and
     default weighted; compact TCs on NICs with fewer than 8), PFC on the plan's priorities only
@@ -34,10 +37,12 @@ description:
     host (inbox mlx5 ECN, upstream bnxt CNP) is reported with what to do instead.
   - Every change is tried, in the stack's order, even when an earlier one is refused (only a
     setting the driver takes after another, bnxt's PFC after ETS, is skipped when that one
-    failed); then every setting is read back. A setting counts as applied only when the
-    read-back gives the planned value; the task then fails naming every setting not as planned
-    - interface, setting, planned and read values and the driver's reason (C(dcb app replace)
-    exits 0 even when the kernel refused the entries).
+    failed; on Broadcom's bnxt_re ECN is enabled and applied before the CNP values, which it
+    resets to 0 when applied with congestion control off); then every setting is read back.
+    A setting counts as applied only when the read-back gives the planned value; the task then
+    fails naming every setting not as planned - interface, setting, planned and read values
+    and the driver's reason (C(dcb app replace) exits 0 even when the kernel refused the
+    entries).
   - A missing C(dcb), C(rdma) or C(ethtool) is reported once, naming host, tool, package and
     minimum version; the settings it carries are unsupported.
   - A setting the NIC cannot take (a veth has no DCB and no pause) is reported per setting with

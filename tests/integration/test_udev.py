@@ -1,8 +1,9 @@
 """The rendered udev rule under the real rule engine: `udevadm test --action=add` on veths
 (it runs the rules without a udev daemon; it does not run RUN programs, and systemd 252's
-carries a rename out). The re-apply
-unit must be wanted for an interface under its final name - one that kept its kernel name, and
-one an earlier rule renamed, whose kernel name is still the old one - and for no other."""
+carries a rename out). The re-apply unit (roce-nic@<MAC or name>.service) must be wanted for a
+planned NIC by its MAC whatever it is called, and by its final name where its MAC was not
+known - one that kept its kernel name, and one an earlier rule renamed, whose kernel name is
+still the old one - and for no other."""
 import os
 import shutil
 import subprocess
@@ -66,9 +67,10 @@ def veths():
 
 def test_the_unit_is_wanted_for_the_final_name_only(veths):
     kept, renamed, kernel, other = veths
-    assert "roce-nic-%s.service" % kept in _wants(kept)
+    assert "roce-nic@%s.service" % kept in _wants(kept)
     # kernel name rfu...t, renamed by the earlier rule: matched under its final name
-    assert "roce-nic-%s.service" % renamed in _wants(kernel)
-    assert not [w for w in _wants(other) if w.startswith("roce-nic-")]
-    # matched by its MAC address whatever it is called
-    assert "roce-nic-rfu%sm.service" % LAB_ID in _wants(other + "p")
+    assert "roce-nic@%s.service" % renamed in _wants(kernel)
+    assert not [w for w in _wants(other) if w.startswith("roce-nic@")]
+    # matched by its MAC address whatever it is called; the instance is the MAC, which
+    # roce-check --nic resolves to the netdev's current name
+    assert "roce-nic@%s.service" % MAC in _wants(other + "p")

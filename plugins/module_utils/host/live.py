@@ -51,6 +51,19 @@ def write_value(path: str, value: str, mkdir: Optional[str] = None) -> None:
         handle.write(value)
 
 
+def interface_by_mac(mac: str, read: Read, listdir: ListDir) -> Optional[str]:
+    """The netdev whose ``/sys/class/net/*/address`` is ``mac`` (any case), or None: a NIC
+    renamed across a reboot (a .link file or net.ifnames changed) keeps its MAC, not its name.
+    Only one netdev is taken: a VLAN or bond carrying the same MAC has no ``device`` link, so
+    the physical function's netdev (``device`` present) wins."""
+    want = mac.strip().lower()
+    found = [n for n in sorted(listdir("/sys/class/net") or [])
+             if (read("/sys/class/net/%s/address" % n) or "").strip().lower() == want]
+    physical = [n for n in found if listdir("/sys/class/net/%s/device" % n) is not None]
+    chosen = physical or found
+    return chosen[0] if chosen else None
+
+
 MISSING = 127          # what a shell, subprocess wrappers and the modules' run give a lost tool
 
 

@@ -109,6 +109,7 @@ def decide(desired: Dict[str, Any], current: Dict[str, Any], stack: str) -> List
     if blocked:
         out.append(unsupported("dcbx", " ".join(sorted(current.get("dcbx") or ())), "host",
                                blocked))
+    out += dcbx_host(name, stack, current.get("dcbx"))
     if desired.get("pause_off"):
         pause = current["pause"]
         if "ethtool" in (current.get("missing_tools") or ()):
@@ -160,6 +161,29 @@ def dcbx_blocked(stack: str, dcbx: Optional[Iterable[str]],
         return stacks.on(stack, "the firmware DCBX agent manages DCB (dcb dcbx: lld-managed) "
                                 "and the fw-lldp-agent private flag is not there to turn off")
     return None
+
+
+# What firmware DCBX mode costs on mlx5: the ConnectX's own agent, willing, applies the switch's
+# LLDP PFC and ETS over the host's (en_dcbnl.c mlx5e_dcbnl_set_dcbx_mode sets willing_admin in
+# any mode but host), so a PFC the host wrote is overwritten and each rewrite bounces the link.
+MLX5_FIRMWARE_DCBX = ("firmware DCBX (dcb dcbx: %s): the ConnectX's LLDP agent applies the "
+                      "switch's PFC and ETS over the host's")
+
+
+def dcbx_host(name: str, stack: str, dcbx: Optional[Iterable[str]]) -> List[Change]:
+    """mlx5 in firmware DCBX mode switched to host mode, before any ETS or PFC write.
+
+    mlx5e_dcbnl_initialize reads the firmware's DCBX mode at every driver load and reports
+    ``host`` only in host mode (DCB_CAP_DCBX_HOST; firmware mode shows ``cee ieee``);
+    mlx5e_dcbnl_setdcbx with HOST|IEEE calls mlx5e_dcbnl_switch_to_host_mode, which sets the
+    port's DCBX version_admin to host, turning the firmware agent off for DCB. It refuses
+    lld-managed and any mode without host (returns 1: `dcb` exits 1 "Error when attempting to
+    set attribute"), and a firmware without the dcbx capability is always in host mode."""
+    if not stack.startswith("mlx5") or dcbx is None or "host" in dcbx:
+        return []
+    current = MLX5_FIRMWARE_DCBX % " ".join(sorted(dcbx))
+    return [change("dcbx", current, "host", ["dcb", "dcbx", "set", "dev", name, "host",
+                                             "ieee"])]
 
 
 def _dcb(desired: Dict[str, Any], current: Dict[str, Any], stack: str,

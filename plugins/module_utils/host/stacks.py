@@ -32,12 +32,17 @@ BNXT_CONFIGFS = "/sys/kernel/config/bnxt_re"
 # priority-to-TC map with 100 % on TC0 (ice_dcb_nl.c ice_dcbnl_setapp) -, then ETS and PFC.
 _NETDEV = ["mtu", "fw_lldp_agent", "dcbx", "global_pause"]
 _RDMA = ["cnp", "ecn", "roce_tos", "traffic_class"]
+# Broadcom's bnxt_re resets a CNP DSCP / priority committed while congestion control is off to 0
+# (configfs.c apply_store -> bnxt_re_program_cc_params -> bnxt_re_program_cnp_dcb_values: "if
+# (!is_cc_enabled(rdev))" clears alt_tos_dscp and alt_vlan_pcp), so ECN is enabled and applied
+# before the CNP values, as bnxt_setupcc.sh does (cc ecn_enable, apply, then the CNP values).
+_RDMA_BNXT = ["ecn", "cnp", "roce_tos", "traffic_class"]
 _TAIL = ["irq_affinity", "channels", "address", "policy_rule", "policy_route"]
 ORDER = {
     "mlx5-inbox": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
     "mlx5-ofed": _NETDEV + ["trust", "dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
     "bnxt-broadcom": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio", "cc_group"] +
-    _RDMA + _TAIL,
+    _RDMA_BNXT + _TAIL,
     "bnxt-upstream": _NETDEV + ["ets", "pfc", "dscp_prio", "roce_port_prio"] + _RDMA + _TAIL,
     "ice": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
     "no-dcb": _NETDEV + ["dscp_prio", "ets", "pfc"] + _RDMA + _TAIL,
@@ -68,8 +73,15 @@ NAMES = {
 
 # (setting, how it is set, persists?, firmware / prerequisite) per stack, for the docs table.
 _DCB = "DCBNL (`dcb`), runtime"
+_MLX5_DCBX = ("host DCBX", "`dcb dcbx set dev <if> host ieee` when `dcb dcbx show` lacks `host` "
+              "(firmware mode shows `cee ieee`: the ConnectX's willing LLDP agent applies the "
+              "switch's PFC and ETS over the host's); refused, the task fails naming that "
+              "(en_dcbnl.c mlx5e_dcbnl_setdcbx)", "runtime: the driver reads the firmware's mode "
+              "at every load (mlx5e_dcbnl_initialize), the boot unit sets it again",
+              "firmware with the DCBX capability; without it the port is always host")
 TABLE = {
     "mlx5-inbox": [
+        _MLX5_DCBX,
         ("trust DSCP + DSCP map", "`dcb app replace dscp-prio 26:3 48:6` (trust follows the first "
          "DSCP APP entry, en_dcbnl.c mlx5e_dcbnl_ieee_setapp)", _DCB,
          "a function without vport_group_manager refuses it (EOPNOTSUPP)"),
@@ -86,6 +98,7 @@ TABLE = {
          "first)", "runtime", "rdma_cm loaded, configfs mounted"),
     ],
     "mlx5-ofed": [
+        _MLX5_DCBX,
         ("trust DSCP + DSCP map", "`qos/trust` when present, else as inbox; `dcb app replace`",
          _DCB, ""),
         ("ETS, PFC + headroom", "as inbox (`dcb ets`, strict TC read back at 100 %; `dcb pfc "
@@ -107,9 +120,12 @@ TABLE = {
          "at most pfc-cap lossless TCs"),
         ("DSCP map + RoCE port", "`dcb app replace dscp-prio ... dgram-port-prio 4791:3` "
          "(bnxt_re takes its priority mask from the UDP 4791 entry)", _DCB, ""),
-        ("CNP, ECN", "configfs `bnxt_re/<dev>` (mkdir first) `ports/<port>/cc/{cnp_dscp,cnp_prio,"
-         "ecn_enable}` + `apply`", "runtime", "service-profile firmware refuses `cnp_prio` "
-         "(EINVAL): the rest is applied, the task fails naming cnp with that reason"),
+        ("ECN, then CNP", "configfs `bnxt_re/<dev>` (mkdir first) `ports/<port>/cc/ecn_enable` + "
+         "`apply` first, then `cc/{cnp_dscp,cnp_prio}` + `apply`: a CNP applied while "
+         "congestion control is off is reset to 0 (configfs.c "
+         "bnxt_re_program_cnp_dcb_values)", "runtime",
+         "service-profile firmware refuses `cnp_prio` (EINVAL): the rest is applied, the task "
+         "fails naming cnp with that reason"),
         ("RDMA-CM ToS", "configfs `default_roce_tos`", "runtime", ""),
     ],
     "bnxt-upstream": [
@@ -119,9 +135,12 @@ TABLE = {
          "driver, or the NVM defaults (niccli)"),
     ],
     "ice": [
-        ("firmware LLDP agent off", "`ethtool --set-priv-flags <if> fw-lldp-agent off`",
-         "runtime", "needed for DSCP (L3) QoS mode; it cannot be turned back on while DSCP "
-         "mode is active"),
+        ("firmware LLDP agent off", "`ethtool --set-priv-flags <if> fw-lldp-agent off` "
+         "(`dcb dcbx` then shows `host` instead of `lld-managed`)",
+         "persists: the agent is stopped with persist set (ice_ethtool.c ice_set_priv_flags: "
+         "ice_aq_stop_lldp(..., persist=true)), across reboots until turned back on",
+         "needed for DSCP (L3) QoS mode; it cannot be turned back on while DSCP mode is "
+         "active"),
         ("DSCP map, then ETS and PFC", "`dcb app replace dscp-prio` first (its first entry "
          "switches to DSCP mode and resets ETS to a 1:1 priority-to-TC map, which then cannot "
          "change), then `dcb ets` with that 1:1 map (contiguous TCs: a set like {0,3,6} "

@@ -8,6 +8,10 @@ values) or unsupported (with the reason). Exit 0 when nothing differs, 1 otherwi
 and reads every setting back: the nic role's boot-time units run it, so a reboot, driver reload
 or firmware reset gets exactly the settings the module applied, and a setting that did not take
 (or a required one the NIC cannot take) makes it exit 1 - a failed unit in systemctl --failed.
+``--nic MAC`` (what the boot unit roce-nic@<MAC>.service passes) names one planned NIC by its
+MAC address: the plan's interface with that MAC (host.json "macs") is applied to the netdev that
+has it now, whatever it is called - a NIC renamed across a reboot is still configured. Every
+planned interface is looked up that way when the plan knows its MAC.
 With <tools>/etc/nccl.json (the host role) it also rewrites /etc/nccl.conf and the NCCL
 environment file from the live RDMA device names.
 """
@@ -110,20 +114,59 @@ def rewrite_nccl(path):
             print(ROW % ("nccl", key, "applied", target))
 
 
+HEX = "0123456789abcdef"
+
+
+def is_mac(text):
+    """'0c:42:a1:00:00:01' (six hex pairs): a MAC address, not an interface name."""
+    parts = text.split(":")
+    return len(parts) == 6 and all(len(p) == 2 and all(c in HEX for c in p.lower())
+                                   for p in parts)
+
+
+def select(plan, names, nics):
+    """The plan's interfaces to check: those named in ``names`` (planned names) or, for each MAC
+    in ``nics``, the one the plan records with that MAC (all if neither is given), each under
+    the name the netdev with its MAC has now. Returns (interfaces, errors)."""
+    macs = dict((k, v.lower()) for k, v in (plan.get("macs") or {}).items() if v)
+    by_mac = dict((mac, name) for name, mac in macs.items())
+    chosen, errors = set(names), []
+    for nic in nics:
+        if is_mac(nic) and nic.lower() in by_mac:
+            chosen.add(by_mac[nic.lower()])
+        elif is_mac(nic):
+            errors.append("no planned interface has MAC %s (plan MACs: %s)"
+                          % (nic, ", ".join(sorted(by_mac)) or "none recorded"))
+        else:
+            chosen.add(nic)
+    known = set(w["name"] for w in plan["interfaces"])
+    if chosen - known:
+        errors.append("not in this host's plan: %s" % ", ".join(sorted(chosen - known)))
+    wanted = []
+    for want in plan["interfaces"]:
+        if chosen and want["name"] not in chosen:
+            continue
+        live_name = None
+        if want["name"] in macs:
+            live_name = live.interface_by_mac(macs[want["name"]], live.read_file, live.list_dir)
+        wanted.append(dict(want, name=live_name or want["name"]))
+    return wanted, errors
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     parser.add_argument("--apply", action="store_true", help="apply what differs")
     parser.add_argument("--plan", default=os.path.join(HERE, "etc", "host.json"),
                         help=argparse.SUPPRESS)
+    parser.add_argument("--nic", action="append", default=[],
+                        help="a planned NIC by MAC address (or planned name)")
     parser.add_argument("interfaces", nargs="*", help="only these interfaces")
     args = parser.parse_args(argv)
     with open(args.plan) as handle:
         plan = json.load(handle)
-    wanted = [w for w in plan["interfaces"]
-              if not args.interfaces or w["name"] in args.interfaces]
-    unknown = set(args.interfaces) - set(w["name"] for w in wanted)
-    if unknown:
-        print("not in this host's plan: %s" % ", ".join(sorted(unknown)), file=sys.stderr)
+    wanted, errors = select(plan, args.interfaces, args.nic)
+    if errors:
+        print("; ".join(errors), file=sys.stderr)
         return 2
     print(ROW % ("interface", "setting", "status", "detail"))
     missing = set()

@@ -77,6 +77,14 @@ class Nic(object):
     def dcbx(self):
         return "host ieee"
 
+    def setdcbx(self, flags):
+        """The driver's setdcbx status: 0 taken, 1 refused (dcbnl.c puts it in the reply)."""
+        return 1
+
+    def lldp_exchange(self):
+        """What a firmware DCBX agent does with the peer's LLDP after a host write: nothing
+        unless the driver models one."""
+
     def priv_flags(self):
         return None
 
@@ -109,6 +117,7 @@ class Nic(object):
                         ets[cur][k] = TSA_ID[v] if cur == "tc_tsa" else int(v)
                 if not self.ignore:
                     self.setets(ets)
+                    self.lldp_exchange()
                 self.log.append(("ets",))
                 return 0, "", ""
             if obj == "pfc" and verb == "show":
@@ -134,10 +143,19 @@ class Nic(object):
                         i += 1
                 if not self.ignore:
                     self.setpfc(en, delay)
+                    self.lldp_exchange()
                 self.log.append(("pfc",))
                 return 0, "", ""
             if obj == "dcbx" and verb == "show":
                 return 0, self.dcbx() + " \n", ""
+            if obj == "dcbx" and verb == "set":
+                # dcb_dcbx.c dcb_cmd_dcbx_set: the named flags, one DCB_CMD_SDCBX; a non-zero
+                # status from the driver's setdcbx fails in dcb_set_attribute_attr_cb
+                if not self.ignore and self.setdcbx(set(argv[4:])):
+                    return 1, "", ("Error when attempting to set attribute: Operation not "
+                                   "permitted\n")
+                self.log.append(("dcbx",))
+                return 0, "", ""
         except Refused as exc:
             return 1, "", "Error: %s\n" % exc
         return 1, "", "Error: unknown dcb command\n"
@@ -212,9 +230,15 @@ class Mlx5(Nic):
     """mlx5_core (inbox; ``ofed`` adds MLNX_OFED's sysfs) - en_dcbnl.c."""
     driver, version, stack, rdma = "mlx5_core", "6.8.0-51-generic", "mlx5-inbox", "mlx5_0"
 
-    def __init__(self, ofed=False, vport_group_manager=True, buffers=True, **kw):
+    def __init__(self, ofed=False, vport_group_manager=True, buffers=True, firmware_dcbx=False,
+                 host_mode_refused=False, **kw):
         Nic.__init__(self, **kw)
         self.ofed, self.vgm, self.buffers = ofed, vport_group_manager, buffers
+        # mlx5e_dcbnl_initialize: the firmware's DCBX mode (mlx5e_dcbnl_query_dcbx_mode: host or
+        # "auto"); cap CEE | IEEE, plus HOST only in host mode. host_mode_refused: the firmware
+        # refuses the DCBX_PARAM write of mlx5e_dcbnl_set_dcbx_mode.
+        self.host_mode, self.host_mode_refused = not firmware_dcbx, host_mode_refused
+        self.dcbx_cap = {"cee", "ieee"} | ({"host"} if self.host_mode else set())
         if ofed:
             self.stack, self.version = "mlx5-ofed", "24.10-1.1.4"
         self.max_tc = 7                                     # mlx5_max_tc(): ets_cap 8
@@ -229,6 +253,8 @@ class Mlx5(Nic):
         self.ecn = dict(((side, p), 0) for side in ("rp", "np") for p in range(8))
         self.ofed_cnp = {"cnp_dscp": 48, "cnp_802p_prio": 7}
         self.tclass = 0
+        self.lldp_exchange()                 # a willing firmware agent took the peer's already
+        self.toggles = 0
 
     def getets(self):
         # mlx5e_dcbnl_ieee_getets: firmware bw per TC; ETS TCs of group 0 reported 0 % when a
@@ -307,7 +333,38 @@ class Mlx5(Nic):
             self.trust = "pcp"
 
     def dcbx(self):
-        return "host ieee cee"               # mlx5e_dcbnl_initialize: CEE | IEEE | HOST
+        # mlx5e_dcbnl_getdcbx: priv->dcbx.cap; dcb_dcbx_print prints the flags lowest bit first
+        return " ".join(f for f in ("host", "cee", "ieee") if f in self.dcbx_cap)
+
+    def setdcbx(self, flags):
+        # mlx5e_dcbnl_setdcbx: LLD_MANAGED refused; no flag at all hands DCBX back to the
+        # firmware; a mode without HOST refused; else mlx5e_dcbnl_switch_to_host_mode
+        # (version_admin = host) and cap = the mode asked for
+        if "lld-managed" in flags:
+            return 1
+        if not flags:
+            self.host_mode, self.dcbx_cap = False, self.dcbx_cap - {"host"}
+            return 0
+        if "host" not in flags or self.host_mode_refused:
+            return 1
+        self.host_mode, self.dcbx_cap = True, set(flags)
+        return 0
+
+    # What a peer switch advertises over LLDP (DCBX TLVs, recommendation): PFC on 3 and 4 (SONiC's
+    # default lossless priorities, sonic.md) and an ETS unlike the plan's, so a test sees it.
+    PEER_PFC = 1 << 3 | 1 << 4
+    PEER_ETS = {"prio_tc": dict((p, p) for p in range(8)), "tc_tsa": dict((t, 2) for t in range(8)),
+                "tc_bw": {0: 13, 1: 13, 2: 12, 3: 12, 4: 13, 5: 13, 6: 12, 7: 12}}
+
+    def lldp_exchange(self):
+        # Firmware mode: the ConnectX's own DCBX agent is willing (mlx5e_dcbnl_set_dcbx_mode sets
+        # willing_admin for any mode but host) and applies the peer's PFC and ETS over whatever
+        # the host wrote; a PFC change bounces the link as a host write does.
+        if self.host_mode:
+            return
+        if self.pfc_en != self.PEER_PFC:
+            self.pfc_en, self.toggles = self.PEER_PFC, self.toggles + 1
+        Mlx5.setets(self, self.PEER_ETS)
 
     def rdma_tree(self, files):
         net = "/sys/class/net/%s" % self.name
@@ -442,7 +499,17 @@ class Bnxt(Nic):
             self.attrs[cc + key] = [lambda k=key: "%#x\n" % self.cc[k],
                                     lambda v, k=key: self._store(k, v)]
         self.attrs[cc + "apply"] = [lambda: "ecn status: %d\n" % self.applied["ecn_enable"],
-                                    lambda v: self.applied.update(self.cc)]
+                                    lambda v: self._apply()]
+
+    def _apply(self):
+        # configfs.c apply_store -> bnxt_re_program_cc_params: without a service profile
+        # bnxt_re_program_cnp_dcb_values runs first and, while congestion control is off
+        # (is_cc_enabled: cc_param.enable, which the ecn_enable store sets), drops the CNP
+        # masks and sets alt_tos_dscp and alt_vlan_pcp to 0; then the rest is committed. The
+        # cnp_* files show the driver's cc_param (233.x cnp_dscp_show / cnp_prio_show).
+        if not self.service_profile and not self.cc["ecn_enable"]:
+            self.cc["cnp_dscp"] = self.cc["cnp_prio"] = 0
+        self.applied.update(self.cc)
 
     def _store(self, key, value):
         # service-profile firmware owns the CNP priority: the store returns EINVAL

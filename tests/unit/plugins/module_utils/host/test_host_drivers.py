@@ -8,6 +8,7 @@ must fail naming each setting, and a refused setting must leave every independen
 import importlib.util
 import json
 import os
+import re
 
 import pytest
 from ansible.module_utils import basic
@@ -343,3 +344,159 @@ def test_a_replanned_roce_dscp_leaves_no_stale_entry(stack, start, want, on_host
     if isinstance(host.nic, drivers.Mlx5):
         assert host.nic.trust == "dscp"
     assert not run_nic(want).result["changed"]
+
+
+def test_mlx5_in_firmware_dcbx_mode_is_switched_to_host_before_ets_and_pfc(
+        want, on_host, run_nic):
+    """A ConnectX whose firmware runs DCBX (dcb dcbx: cee ieee, no host): its agent applies the
+    switch's LLDP PFC and ETS over the host's. The module switches it to host mode first, so
+    the first run reads back clean with one PFC write (one link bounce) and the second run
+    changes nothing and bounces nothing."""
+    host = on_host(drivers.Host(drivers.Mlx5(firmware_dcbx=True)))
+    assert host.nic.dcbx() == "cee ieee" and host.nic.pfc_en == drivers.Mlx5.PEER_PFC
+    first = run_nic(want)
+    assert not first.failed, first.result["msg"]
+    steps = [k for k in kinds(host.nic) if k in ("dcbx", "ets", "pfc")]
+    assert steps == ["dcbx", "ets", "pfc"]
+    assert host.nic.dcbx() == "host ieee" and host.nic.pfc_en == 1 << 3
+    assert host.nic.getets()["tc_bw"] == {0: 50, 1: 0, 2: 0, 3: 50, 4: 0, 5: 0, 6: 100, 7: 0}
+    assert host.nic.toggles == 1
+    second = run_nic(want)
+    assert not second.failed and not second.result["changed"], second.result
+    assert host.nic.toggles == 1
+
+
+def test_mlx5_refusing_host_dcbx_fails_naming_what_firmware_mode_costs(want, on_host, run_nic):
+    host = on_host(drivers.Host(drivers.Mlx5(firmware_dcbx=True, host_mode_refused=True)))
+    result = run_nic(want)
+    assert result.failed
+    (line,) = [x for x in result.result["refused"] if x.startswith("rdma0 dcbx:")]
+    assert line.startswith("rdma0 dcbx: planned host, read back firmware DCBX (dcb dcbx: cee "
+                           "ieee): the ConnectX's LLDP agent applies the switch's PFC and ETS "
+                           "over the host's")
+    assert "dcb dcbx set dev rdma0 host ieee failed" in line
+    # the switch's PFC is what the NIC runs: the read-back says so too
+    assert any(x.startswith("rdma0 pfc: planned") for x in result.result["refused"])
+    assert host.nic.pfc_en == drivers.Mlx5.PEER_PFC
+
+
+def test_bnxt_broadcom_lld_managed_is_refused_with_its_reason(want, on_host, run_nic):
+    host = on_host(drivers.Host(drivers.Bnxt(broadcom=True, dcbx="lld-managed ieee")))
+    result = run_nic(want)
+    assert not result.failed
+    reasons = dict((u["setting"], u["unsupported"]) for u in result.result["unsupported"])
+    for setting in ("dcbx", "ets", "pfc", "dscp_prio", "roce_port_prio"):
+        assert reasons[setting].startswith("unsupported on bnxt-broadcom: the firmware DCBX "
+                                           "agent owns DCB (dcb dcbx: lld-managed)"), setting
+    assert host.nic.my_ets is None and not host.nic.apps        # nothing DCB was attempted
+
+
+def test_ice_lld_managed_turns_the_firmware_agent_off_and_becomes_host(want, on_host, run_nic):
+    host = on_host(drivers.Host(drivers.Ice(fw_lldp=True)))
+    assert host.nic.dcbx() == "lld-managed ieee"
+    assert not run_nic(want).failed
+    assert host.nic.dcbx() == "host ieee" and host.nic.pfc_en == 1 << 3
+    assert not run_nic(want).result["changed"]
+
+
+def test_bnxt_broadcom_enables_ecn_before_the_cnp_so_one_run_converges(want, on_host, run_nic):
+    """Broadcom's bnxt_re, no service profile, congestion control off: a CNP applied before ECN
+    is enabled is reset to 0 (configfs.c bnxt_re_program_cnp_dcb_values). ECN first, as
+    bnxt_setupcc.sh does: the first run (every boot's re-apply) reads back clean."""
+    host = on_host(drivers.Host(drivers.Bnxt(broadcom=True)))
+    assert host.nic.cc["ecn_enable"] == 0
+    first = run_nic(want)
+    assert not first.failed, first.result["msg"]
+    writes = [k for k in kinds(host.nic) if k in ("ecn_enable", "cnp_dscp", "cnp_prio")]
+    # the device group did not exist: the CNP values are unknown, both are written
+    assert writes == ["ecn_enable", "cnp_dscp", "cnp_prio"]
+    assert host.nic.applied == {"cnp_dscp": 48, "cnp_prio": 6, "ecn_enable": 1}
+    assert not run_nic(want).result["changed"]
+
+
+def _render(template, **variables):
+    import jinja2
+    path = os.path.join(ROOT, "roles", "nic", "templates", template)
+    with open(path) as handle:
+        return jinja2.Template(handle.read(), keep_trailing_newline=True).render(
+            ansible_managed="test", nic_tools_dir="/usr/local/lib/roce-fabric", **variables)
+
+
+# systemd.unit(5): a unit name is [A-Za-z0-9:_.\-]; a template instance is "prefix@instance.type"
+UNIT_NAME = re.compile(r"^[A-Za-z0-9:_.\\-]+@[A-Za-z0-9:_.\\-]+\.service$")
+
+
+def test_the_udev_rule_starts_the_unit_of_a_planned_nic_by_its_mac():
+    text = _render("90-roce-nic.rules.j2", nic_device={"nics": [{"name": "rdma0"},
+                                                                {"name": "rdma1"}]},
+                   ansible_facts={"roce_nics": {"rdma0": {"mac_address": "0C:42:A1:00:00:01"}}})
+    rules = [line for line in text.splitlines() if line.startswith("ACTION")]
+    rdma0 = [r for r in rules if "0c:42:a1:00:00:01" in r]
+    assert rdma0 == ['ACTION=="add", SUBSYSTEM=="net", ATTR{address}=="0c:42:a1:00:00:01", '
+                     'TAG+="systemd", ENV{SYSTEMD_WANTS}+="roce-nic@0c:42:a1:00:00:01.service"']
+    assert not [r for r in rules if '"rdma0"' in r]     # no name a rename would break
+    # a NIC without a known MAC: by its final name, instance = the planned name
+    assert [r for r in rules if '"rdma1"' in r] == [
+        'ACTION=="add", SUBSYSTEM=="net", NAME=="rdma1", TAG+="systemd", '
+        'ENV{SYSTEMD_WANTS}+="roce-nic@rdma1.service"',
+        'ACTION=="add", SUBSYSTEM=="net", NAME=="", KERNEL=="rdma1", TAG+="systemd", '
+        'ENV{SYSTEMD_WANTS}+="roce-nic@rdma1.service"']
+    for rule in rules:
+        for unit in re.findall(r'SYSTEMD_WANTS\}\+="([^"]+)"', rule):
+            assert unit == "roce-nic-rdma.service" or UNIT_NAME.match(unit), unit
+
+
+def test_the_boot_unit_is_a_template_bound_to_no_interface_name():
+    text = _render("roce-nic@.service.j2")
+    sections, keys = [], []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            assert line in ("[Unit]", "[Service]"), line
+            sections.append(line)
+            continue
+        key, sep, value = line.partition("=")
+        assert sep and key and value and key == key.strip(), line   # systemd Key=Value syntax
+        keys.append((sections[-1], key, value))
+    assert sections == ["[Unit]", "[Service]"]
+    values = dict((k, v) for _s, k, v in keys)
+    assert values["ExecStart"] == "/usr/local/lib/roce-fabric/bin/roce-check --apply --nic %I"
+    assert values["Type"] == "oneshot" and "RemainAfterExit" not in values
+    assert "BindsTo" not in values
+    assert not [v for v in values.values() if "sys-subsystem-net-devices" in v]
+
+
+def test_interface_by_mac_finds_the_netdev_whatever_it_is_called(on_host):
+    host = on_host(drivers.Host(drivers.Mlx5(name="ens1f0np0")))
+    host.files["/sys/class/net/ens1f0np0/device/vendor"] = "0x15b3\n"
+    host.files["/sys/class/net/ens1f0np0.100/address"] = "0c:42:a1:00:00:01\n"   # a VLAN
+    assert live.interface_by_mac("0C:42:A1:00:00:01", host.read, host.listdir) == "ens1f0np0"
+    assert live.interface_by_mac("0c:42:a1:00:00:02", host.read, host.listdir) is None
+
+
+def test_a_nic_renamed_across_a_reboot_is_configured_by_its_boot_unit(
+        want, on_host, monkeypatch, tmp_path, capsys):
+    """The plan says rdma0; after the reboot the NIC is ens1f0np0 (its .link rename did not
+    happen). roce-nic@<MAC>.service runs roce-check --apply --nic <MAC>: the plan's rdma0
+    settings land on ens1f0np0, and the next check finds nothing to do."""
+    check = _roce_check()
+    host = on_host(drivers.Host(drivers.Mlx5(name="ens1f0np0")))
+    monkeypatch.setattr(check, "run", host.run)
+    plan = tmp_path / "host.json"
+    plan.write_text(json.dumps({"host": "gpu1", "interfaces": [want],
+                                "macs": {"rdma0": "0C:42:A1:00:00:01"}}))
+    mac = "0c:42:a1:00:00:01"
+    assert check.main(["--apply", "--nic", mac, "--plan", str(plan)]) == 0, \
+        capsys.readouterr().out
+    assert host.nic.mtu == 9000 and host.nic.pfc_en == 1 << 3
+    assert host.addrs == ["198.18.64.1/31"]
+    capsys.readouterr()
+    assert check.main(["--nic", mac, "--plan", str(plan)]) == 0
+    out = capsys.readouterr().out
+    assert "DIFFERS" not in out and "ens1f0np0" in out
+    # the RDMA unit's plain --apply follows the MAC too
+    assert check.main(["--plan", str(plan)]) == 0
+    capsys.readouterr()
+    assert check.main(["--nic", "0c:42:a1:00:00:09", "--plan", str(plan)]) == 2
+    assert "no planned interface has MAC 0c:42:a1:00:00:09" in capsys.readouterr().err

@@ -182,7 +182,7 @@ def test_bnxt_broadcom_in_bnxt_setupcc_order(want):
         ("bnxt-broadcom", "bnxt_re0", 1)
     # ETS before PFC (bnxt refuses PFC until ETS is set), compact TCs on a 3-TC NIC
     assert sequence(host, "ens2f0np0", want) == [
-        "ets", "pfc", "dscp_prio", "roce_port_prio", "cnp", "ecn", "roce_tos", "channels"]
+        "ets", "pfc", "dscp_prio", "roce_port_prio", "ecn", "cnp", "roce_tos", "channels"]
     assert todo["ets"][0]["argv"][5:14] == ["prio-tc", "0:0", "1:0", "2:0", "3:1", "4:0",
                                             "5:0", "6:2", "7:0"]
     assert todo["pfc"][0]["argv"][-1] == "3:on"                # no mlx5 cable term on bnxt
