@@ -91,9 +91,7 @@ def _row(number: str, vendor: Any, rendered: Any, reason: str,
 
 def device_rows(dev: SwitchIntent) -> List[Row]:
     """The rows of one switch."""
-    if dev["platform"] == "eos":
-        return _eos_rows(dev)
-    return _sonic_rows(dev)
+    return ROWS[dev["platform"]](dev)
 
 
 # -- SONiC: CONFIG_DB as render/sonic/config_db.py writes it ------------------------------------
@@ -192,11 +190,13 @@ def _pool_rows(dev: SwitchIntent, db: Dict[str, Any], hwsku: str) -> List[Row]:
 
 
 def _wred_rows(dev: SwitchIntent, db: Dict[str, Any], hwsku: str) -> List[Row]:
-    wred, src = sku_tables.VENDOR_DEFAULTS.get(hwsku, {}).get(
-        "wred", sku_tables.VENDOR_DEFAULTS["sonic"]["wred"])
-    rows, seen = [], set()
+    own: Dict[str, Tuple[Any, str]] = sku_tables.VENDOR_DEFAULTS.get(hwsku, {})
+    wred, src = own.get("wred", sku_tables.VENDOR_DEFAULTS["sonic"]["wred"])
+    rows: List[Row] = []
+    seen = set()
     for port in dev["ports"]:
-        ecn = (port["lossless"] or {}).get("ecn")
+        ll = port["lossless"]
+        ecn = ll["ecn"] if ll else None
         if not ecn or port["speed_gbps"] in seen:
             continue
         seen.add(port["speed_gbps"])
@@ -257,10 +257,8 @@ def _eos_rows(dev: SwitchIntent) -> List[Row]:
             g = m.groups()
             rows.append(_row(label % g[0] if "%s" in label else label, None, g[-1], reason))
     marks = OrderedDict()                  # type: Dict[Tuple[str, ...], None]
-    for line in lines:
-        m = ECN_LINE.match(line)
-        if m:
-            marks.setdefault(m.groups(), None)
+    for found in filter(None, map(ECN_LINE.match, lines)):
+        marks.setdefault(found.groups(), None)
     for kmin, kmax, pmax in marks:
         for label, value in (("random-detect ecn minimum-threshold (bytes)", kmin),
                              ("random-detect ecn maximum-threshold (bytes)", kmax),
@@ -272,6 +270,10 @@ def _eos_rows(dev: SwitchIntent) -> List[Row]:
         rows.append(_row("interface mtu", mtu, "/".join(str(m) for m in mtus),
                          R_MTU + "; vendor: " + src))
     return rows
+
+
+# the rows of each platform's config (hardware/platforms.py NAMES)
+ROWS = {"sonic": _sonic_rows, "eos": _eos_rows}
 
 
 def deviations_md(plan: Plan, switches: Optional[List[SwitchIntent]] = None) -> str:
