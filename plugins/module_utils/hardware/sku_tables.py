@@ -9,8 +9,8 @@ watchdog, port MTU) the deviation report compares the plan with.
 Every table is copied verbatim (whitespace collapsed) from sonic-net/sonic-buildimage master
 086b03bd70 (2026-08-23), the snapshot ../shared/sku_data holds; each entry names the file and
 the commit that last changed it. A test holds every table equal to ../shared/sku_data.
-HWSKUs a model names that have no table here publish none: the 7060X6-64PE 1x800G HWSKU links to
-a BALANCED/ folder missing upstream, and the 7060DX5-64S and DS5000 folders have no ini.
+HWSKUs a model names that have no table here publish no row: the 7060X6-64PE 1x800G HWSKU's ini
+is a header without rows, and the 7060DX5-64S and DS5000 folders have no ini (NO_TABLE).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -97,9 +97,32 @@ PG_TABLES = dict((sku, _parse(text)) for sku, (_src, text) in _INI.items())
 PG_SOURCES = dict((sku, _BUILDIMAGE + src) for sku, (src, _text) in _INI.items())
 # HWSKUs the models name without a published table (reason per SKU).
 NO_TABLE = {
-    "Arista-7060X6-64PE": "its pg_profile_lookup.ini links to BALANCED/, absent upstream",
+    # Arista-7060X6-64PE/pg_profile_lookup.ini -> BALANCED/ -> device/common/profiles/th5/gen/
+    # BALANCED/pg_profile_lookup.ini: two comment lines, no row (@dfa500203d, "No-op qos buffer
+    # templates"); its buffers_defaults_t1.j2 there skips BUFFER_POOL and BUFFER_PROFILE
+    "Arista-7060X6-64PE": "its pg_profile_lookup.ini (device/common/profiles/th5/gen/BALANCED "
+                          "@dfa500203d) is published with a header and no rows",
     "Arista-7060DX5-64S": "its folder has no pg_profile_lookup.ini and no buffer templates",
     "DS5000": "its folder (open PR #28275) has no pg_profile_lookup.ini",
+}
+
+# HWSKUs without pools in a buffer template, and why (the report says so instead of a size).
+NO_TEMPLATE = {
+    "Arista-7060X6-64PE": "its buffers_defaults_t1.j2 (device/common/profiles/th5/gen/BALANCED "
+                          "@dfa500203d) writes no BUFFER_POOL",
+    "Arista-7060DX5-64S": NO_TABLE["Arista-7060DX5-64S"],
+    "DS5000": "its folder (open PR #28275) has no buffer template",
+}
+
+# PORT entries of each HWSKU's port_config.ini (comment lines not counted), management and
+# service ports included: the PORT table load_minigraph builds, which pfcwd start_default
+# counts (hardware/vendor_defaults.py). Same snapshot as ../shared/sku_data; a test counts them.
+PORT_ENTRIES = {
+    "ACS-SN5600": 65, "Mellanox-SN5600-O128": 129, "Mellanox-SN5600-V256": 257,
+    "ACS-MSN4700": 32,
+    "Arista-7060X6-64PE": 66, "Arista-7060X6-64PE-O128S2": 130,
+    "Arista-7060X6-64PE-256x200G": 258,
+    "Arista-7060DX5-64S": 66, "DS5000": 66,
 }
 
 # The vendor's buffer template (T1, buffers_defaults_t1.j2) per HWSKU: pool sizes in bytes.
@@ -141,19 +164,17 @@ for _t in TEMPLATES.values():
     _t["source"] = _BUILDIMAGE + _t["source"]
 
 # The vendor's lossless defaults the deviation report sets beside the plan (value, source): per
-# platform (hardware/platforms.py NAMES), then per HWSKU.
+# platform (hardware/platforms.py NAMES), then per HWSKU. SONiC's PFC watchdog default depends on
+# the PORT count and release: hardware/vendor_defaults.py pfcwd_start_default.
 _QOS_CONFIG = _BUILDIMAGE + "files/build_templates/qos_config.j2 (sonic.md §1.2)"
 VENDOR_DEFAULTS: Dict[str, Dict[str, Tuple[Any, str]]] = {
     "sonic": {
+        # WRED_PROFILE AZURE_LOSSLESS: green/yellow/red min 1048576, max 2097152, probability 5
         "wred": ({"kmin_bytes": 1048576, "kmax_bytes": 2097152, "pmax_percent": 5},
                  _QOS_CONFIG + ": WRED_PROFILE AZURE_LOSSLESS"),
-        "pfc_watchdog": ({"detection_ms": 200, "restoration_ms": 200, "poll_ms": 200,
-                          "action": "drop"},
-                         "sonic-utilities pfcwd start_default (sonic.md summary: 200/200/200 ms, "
-                         "drop)"),
-        "port_mtu": (9100, "SONiC port_config.ini / PORT default mtu 9100 (sonic.md §1.3)"),
-        # a HWSKU without a row (NO_TABLE says why where it is known)
-        "pg_profile": (None, "no pg_profile_lookup.ini row"),
+        # every preset of config_samples.py and minigraph.py parse_xml set PORT mtu '9100'
+        "port_mtu": (9100, _BUILDIMAGE + "src/sonic-config-engine/config_samples.py and "
+                           "minigraph.py: PORT mtu '9100'"),
     },
     "Arista-7060X6-64PE-O128S2": {
         "wred": ({"kmin_bytes": 131072, "kmax_bytes": 262144, "pmax_percent": 5},
@@ -161,14 +182,9 @@ VENDOR_DEFAULTS: Dict[str, Dict[str, Tuple[Any, str]]] = {
                  "Arista-7060X6-64PE-O128S2/qos.json.j2: WRED_LOSSLESS_Q3 (sonic.md §1.2)"),
     },
     "eos": {
-        "pfc_watchdog": ({"detection_ms": None, "restoration_ms": None, "poll_ms": None,
-                          "action": None},
-                         "EOS: no PFC watchdog until 'priority-flow-control pause watchdog' is "
-                         "configured (eos-and-avd.md §2; the default timers are not verified)"),
-        "port_mtu": (9214, "AVD p2p_uplinks_mtu default 9214, the EOS maximum "
-                           "(eos-and-avd.md §2)"),
-        "wred": (None, "EOS: no ECN on a tx-queue until random-detect ecn is configured"),
-        "pg_profile": (None, "EOS: the platform's default MMU profile (not published)"),
+        # AVD's default for p2p uplinks, not EOS's own interface default (not read)
+        "port_mtu": (9214, "AVD p2p_uplinks_mtu default (aristanetworks/avd @3cac535c; "
+                           "hardware/platforms.py EOS mtu_source)"),
     },
 }
 

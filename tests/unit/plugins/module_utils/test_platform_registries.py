@@ -16,7 +16,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import schema
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import buffer_model
 from ansible_collections.roce.fabric.plugins.module_utils.plan import platforms as plan_platforms
-from ansible_collections.roce.fabric.plugins.module_utils.render import registry
+from ansible_collections.roce.fabric.plugins.module_utils.render import deviations, registry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))))
@@ -41,6 +41,7 @@ REGISTRIES = {
     "lossless/buffer_model.py MANAGERS": _managed,
     "plan/platforms.py PLATFORMS": lambda: plan_platforms.PLATFORMS,
     "render/registry.py RENDERERS": lambda: registry.RENDERERS,
+    "render/deviations.py ROWS": lambda: deviations.ROWS,
     "deploy/backends.py DEFAULTS": lambda: backends.DEFAULTS,
 }
 
@@ -72,6 +73,7 @@ def _remove(monkeypatch, label, name):
                   "hardware/sku_tables.py VENDOR_DEFAULTS": sku_tables.VENDOR_DEFAULTS,
                   "plan/platforms.py PLATFORMS": plan_platforms.PLATFORMS,
                   "render/registry.py RENDERERS": registry.RENDERERS,
+                  "render/deviations.py ROWS": deviations.ROWS,
                   "deploy/backends.py DEFAULTS": backends.DEFAULTS}[label]
         monkeypatch.delitem(target, name)
 
