@@ -38,35 +38,63 @@ def test_nccl_conf(host):
     assert conf.contains("# NCCL_IB_HCA not set: no RDMA device behind rdma0")
 
 
-def test_reapply_units_enabled_and_udev_rule(host):
-    unit = host.file("/etc/systemd/system/roce-nic-rdma3.service")
-    assert unit.contains("^ExecStart=/etc/roce-fabric/tools/bin/roce-check --apply rdma3$")
-    assert unit.contains("BindsTo=sys-subsystem-net-devices-rdma3.device")
+def _mac(host, name):
+    return host.file("/sys/class/net/%s/address" % name).content_string.strip().lower()
+
+
+def _unit_command(host, name):
+    """What udev starts for the NIC: roce-nic@<its MAC>.service, whose ExecStart names %I."""
+    unit = host.file("/etc/systemd/system/roce-nic@.service").content_string
+    command = [ln.split("=", 1)[1] for ln in unit.splitlines() if ln.startswith("ExecStart=")][0]
+    return command.replace("%I", _mac(host, name))
+
+
+def test_reapply_unit_and_udev_rule_follow_the_mac(host):
+    unit = host.file("/etc/systemd/system/roce-nic@.service")
+    assert unit.contains("^ExecStart=/etc/roce-fabric/tools/bin/roce-check --apply --nic %I$")
+    assert not unit.contains("BindsTo=")           # a unit bound to a name misses a renamed NIC
     assert unit.contains("^After=.*rdma-hw.target")
-    # enabled: the wants link systemctl enable makes
-    wants = host.file("/etc/systemd/system/multi-user.target.wants/roce-nic-rdma3.service")
-    assert wants.is_symlink and wants.linked_to == "/etc/systemd/system/roce-nic-rdma3.service"
-    # The lab keeps the rule in a per-namespace directory (nic_udev_rules_dir); the final name.
+    # the per-name units of earlier versions are gone
+    assert not host.file("/etc/systemd/system/roce-nic-rdma3.service").exists
+    assert not host.file("/etc/systemd/system/multi-user.target.wants/"
+                         "roce-nic-rdma3.service").exists
+    # The lab keeps the rule in a per-namespace directory (nic_udev_rules_dir): the NIC by MAC.
     rules = host.file("/etc/roce-fabric/rules.d/90-roce-nic.rules")
-    assert rules.contains('NAME=="rdma7"')
-    # the kernel name only where no rule named the NIC (systemd 239 with net.ifnames=0), never
-    # alone: before a rename KERNEL is still the eth* name
-    assert rules.contains('NAME=="", KERNEL=="rdma7"')
+    mac = _mac(host, "rdma7")
+    assert rules.contains('ATTR{address}=="%s".*roce-nic@%s.service' % (mac, mac))
     assert not rules.contains('SUBSYSTEM=="net", KERNEL=="rdma7"')
     assert rules.contains('SUBSYSTEM=="infiniband"')
+
+
+def test_a_renamed_nic_is_configured_by_its_mac(host):
+    """A NIC renamed across a reboot: the unit's command finds it by its MAC."""
+    command = _unit_command(host, "rdma5")
+    host.run_expect([0], "ip link set rdma5 down && ip link set rdma5 name rfren5 && "
+                    "ip link set dev rfren5 mtu 1500 && ip link set rfren5 up")
+    try:
+        result = host.run(command)
+        assert result.rc == 0, result.stdout + result.stderr
+        assert host.file("/sys/class/net/rfren5/mtu").content_string.strip() == "9000"
+    finally:
+        # renamed back; a link taken down loses its routes, which the command puts back
+        host.run("ip link set rfren5 down && ip link set rfren5 name rdma5 && "
+                 "ip link set rdma5 up")
+        host.run(command)
+    assert host.run("/etc/roce-fabric/tools/bin/roce-check rdma5").rc == 0
 
 
 def test_an_interface_created_again_gets_everything_back(host):
     """What a driver reload or firmware reset does to a NIC: the interface goes and comes back
     with nothing set. The unit's command (what the udev rule starts) re-applies all of it."""
-    unit = host.file("/etc/systemd/system/roce-nic-rdma4.service").content_string
-    command = [ln.split("=", 1)[1] for ln in unit.splitlines() if ln.startswith("ExecStart=")][0]
+    mac = _mac(host, "rdma4")
+    command = _unit_command(host, "rdma4")
     before = (host.check_output("ip -4 -br addr show dev rdma4"),
               host.check_output("ip rule show | grep 'lookup 104'"),
               host.check_output("ip route show table 104"))
     host.run_expect([0], "ip link del rdma4")
-    host.run_expect([0], "ip link add rdma4 numtxqueues 4 numrxqueues 4 type veth peer name "
-                    "rdma4p numtxqueues 4 numrxqueues 4")
+    # the same NIC again: a driver reload keeps the hardware MAC
+    host.run_expect([0], "ip link add rdma4 address %s numtxqueues 4 numrxqueues 4 type veth "
+                    "peer name rdma4p numtxqueues 4 numrxqueues 4" % mac)
     host.run_expect([0], "ip link set rdma4 up && ip link set rdma4p up")
     assert host.file("/sys/class/net/rdma4/mtu").content_string.strip() == "1500"
     result = host.run(command)
@@ -89,8 +117,7 @@ def test_nccl_env_file_for_containers(host):
 
 
 def test_the_units_command_restores_drifted_settings(host):
-    unit = host.file("/etc/systemd/system/roce-nic-rdma2.service").content_string
-    command = [ln.split("=", 1)[1] for ln in unit.splitlines() if ln.startswith("ExecStart=")][0]
+    command = _unit_command(host, "rdma2")
     host.run("ip link set dev rdma2 mtu 1500")
     host.run("ip route flush table 102")
     result = host.run(command)
