@@ -79,7 +79,7 @@ class ActionModule(ActionBase):
                     for name in hosts:
                         files.update(render.render_host(plan["devices"][name]))
                 if "fabric" in outputs:
-                    files.update(render.render_report(plan))
+                    files.update(render.render_report(plan, files))
                     switch_results = args.get("switch_results")
                     if switch_results is None:   # what this run's switch renders kept
                         switch_results = plan_store.load_changes()

@@ -68,5 +68,5 @@ def render_all(plan: Plan) -> Dict[str, str]:
             files.update(render_anta(switch, plan, leaves))
         else:
             files.update(render_host(cast(HostIntent, dev)))
-    files.update(render_report(plan))
+    files.update(render_report(plan, files))
     return files

@@ -11,7 +11,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Iterable, Iterator, List, Sequence, Tuple, cast
+from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple,
+                    cast)
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as plan_mod
@@ -179,8 +180,9 @@ def readme(plan: Plan, pictures: Dict[str, List[SwitchIntent]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_report(plan: Plan) -> Dict[str, str]:
-    """{relative path: text} of the fabric report."""
+def render_report(plan: Plan, rendered: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
+    """{relative path: text} of the fabric report; ``rendered``: the switch files this run
+    rendered already (the deviation report reads their configs instead of rendering again)."""
     rows = cabling_rows(plan)
     pictures = buffer_models(plan)
     files = {"fabric/README.md": readme(plan, pictures),
@@ -188,7 +190,8 @@ def render_report(plan: Plan) -> Dict[str, str]:
              "fabric/cabling.md": cabling_md(plan, rows),
              "fabric/addressing.md": addressing_md(plan),
              "fabric/verdicts.md": verdicts_md(plan),
-             "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan)),
+             "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan),
+                                                             rendered),
              "fabric/topology.svg": svg.topology(plan)}
     for key, devs in pictures.items():
         files["fabric/buffer-%s.svg" % key] = svg.buffer(devs, key)

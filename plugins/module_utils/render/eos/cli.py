@@ -53,6 +53,10 @@ def qos_profile_name(port: PortIntent) -> str:
     return "ROCE_%d_%d" % (e["kmin_bytes"], e["kmax_bytes"])
 
 
+# where eos_config's text is written (render/eos/platform.py), relative to the output root
+CONFIG_PATH = "configs/%s.cfg"
+
+
 def eos_config(dev: SwitchIntent) -> str:
     """Full EOS configuration text for switch intent ``dev``."""
     out = ["! roce.fabric: %s (%s, %s) - rendered from the plan, do not edit"

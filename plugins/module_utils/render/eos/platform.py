@@ -20,5 +20,5 @@ def doc_notes(dev: SwitchIntent) -> List[str]:
 
 
 RENDERER = renderer.Renderer(
-    configs=(renderer.ConfigFile("configs/%s.cfg", cli.eos_config, changes.eos_parts),),
+    configs=(renderer.ConfigFile(cli.CONFIG_PATH, cli.eos_config, changes.eos_parts),),
     anta=anta.catalog_yaml, doc_notes=doc_notes, legend=("#ccfbf1", "EOS switch"))
