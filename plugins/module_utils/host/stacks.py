@@ -82,8 +82,10 @@ _MLX5_DCBX = ("host DCBX", "`dcb dcbx set dev <if> host ieee` when `dcb dcbx sho
 TABLE = {
     "mlx5-inbox": [
         _MLX5_DCBX,
-        ("trust DSCP + DSCP map", "`dcb app replace dscp-prio 26:3 48:6` (trust follows the first "
-         "DSCP APP entry, en_dcbnl.c mlx5e_dcbnl_ieee_setapp)", _DCB,
+        ("trust DSCP + DSCP map", "`dcb app replace dscp-prio 0:0 ... 26:3 ... 48:6 ... 63:0`: all "
+         "64 DSCPs (the driver's own map, priority = DSCP >> 3, puts 24-31 on 3), an entry the "
+         "plan does not hold replaced in place (trust follows the first DSCP APP entry, "
+         "en_dcbnl.c mlx5e_dcbnl_ieee_setapp)", _DCB,
          "a function without vport_group_manager refuses it (EOPNOTSUPP)"),
         ("ETS", "`dcb ets set prio-tc ... tc-tsa ... tc-bw ...`; the strict CNP TC reads back "
          "100 % (mlx5e_build_tc_tx_bw), so that is what is expected", _DCB, ""),
@@ -118,8 +120,10 @@ TABLE = {
          "tried when ETS failed), then `dcb pfc set`; unused TCs strict at 0 % "
          "(bnxt_ets_validate), compact TCs when the NIC has fewer than 8", _DCB,
          "at most pfc-cap lossless TCs"),
-        ("DSCP map + RoCE port", "`dcb app replace dscp-prio ... dgram-port-prio 4791:3` "
-         "(bnxt_re takes its priority mask from the UDP 4791 entry)", _DCB, ""),
+        ("DSCP map + RoCE port", "all 64 DSCPs: a DSCP with another entry is deleted first, then "
+         "added (`dcb app del`, `dcb app add`: the delete clears the firmware's entry, "
+         "bnxt_hwrm_queue_dscp2pri_cfg), then `dcb app replace dgram-port-prio 4791:3` (bnxt_re "
+         "takes its priority mask from the UDP 4791 entry)", _DCB, ""),
         ("ECN, then CNP", "configfs `bnxt_re/<dev>` (mkdir first) `ports/<port>/cc/ecn_enable` + "
          "`apply` first, then `cc/{cnp_dscp,cnp_prio}` + `apply`: a CNP applied while "
          "congestion control is off is reset to 0 (configfs.c "
@@ -141,8 +145,9 @@ TABLE = {
          "ice_aq_stop_lldp(..., persist=true)), across reboots until turned back on",
          "needed for DSCP (L3) QoS mode; it cannot be turned back on while DSCP mode is "
          "active"),
-        ("DSCP map, then ETS and PFC", "`dcb app replace dscp-prio` first (its first entry "
-         "switches to DSCP mode and resets ETS to a 1:1 priority-to-TC map, which then cannot "
+        ("DSCP map, then ETS and PFC", "all 64 DSCPs first, a mapped DSCP deleted before it is "
+         "added again (`dcb app del`, `dcb app add`: ice_dcbnl_setapp refuses a DSCP already "
+         "mapped; its first entry switches to DSCP mode and resets ETS to a 1:1 priority-to-TC map, which then cannot "
          "change), then `dcb ets` with that 1:1 map (contiguous TCs: a set like {0,3,6} "
          "collapses to one TC) and `dcb pfc`", _DCB, ""),
         ("CNP, ECN", "cannot hold: not settable per priority from the host", "-",
