@@ -73,6 +73,7 @@ options:
             DSCP 24-31 on priority 3) and a re-planned DSCP leaves no stale entry.
           - Omitted, only the entries of O(interfaces[].dscp_prio) are written (older plans).
         type: int
+        choices: [0, 1, 2, 3, 4, 5, 6, 7]
       pause_off:
         description: Turn global 802.3x pause off (it fights PFC).
         type: bool

@@ -174,7 +174,7 @@ VENDOR_DEFAULTS: Dict[str, Dict[str, Tuple[Any, str]]] = {
                  _QOS_CONFIG + ": WRED_PROFILE AZURE_LOSSLESS"),
         # every preset of config_samples.py and minigraph.py parse_xml set PORT mtu '9100'
         "port_mtu": (9100, _BUILDIMAGE + "src/sonic-config-engine/config_samples.py and "
-                           "minigraph.py: PORT mtu '9100'"),
+                     "minigraph.py: PORT mtu '9100'"),
     },
     "Arista-7060X6-64PE-O128S2": {
         "wred": ({"kmin_bytes": 131072, "kmax_bytes": 262144, "pmax_percent": 5},

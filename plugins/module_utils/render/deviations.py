@@ -176,7 +176,7 @@ def _pool_rows(dev: SwitchIntent, db: Dict[str, Any], hwsku: str) -> List[Row]:
     pools = db.get("BUFFER_POOL", {})
     buf = dev["buffer"]
     rows = []
-    names = [n for n in sorted(pools)] + sorted(
+    names = sorted(pools) + sorted(
         n for n in (template or {}) if n.endswith("_pool") and n not in pools)
     for name in names:
         rendered = pools.get(name, {}).get("size", "not rendered")

@@ -190,8 +190,7 @@ def render_report(plan: Plan, rendered: Optional[Mapping[str, str]] = None) -> D
              "fabric/cabling.md": cabling_md(plan, rows),
              "fabric/addressing.md": addressing_md(plan),
              "fabric/verdicts.md": verdicts_md(plan),
-             "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan),
-                                                             rendered),
+             "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan), rendered),
              "fabric/topology.svg": svg.topology(plan)}
     for key, devs in pictures.items():
         files["fabric/buffer-%s.svg" % key] = svg.buffer(devs, key)

@@ -12,10 +12,10 @@ import pytest
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
-    catalog, models, sku_tables)
-from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import models, sku_tables
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import buffermgrd
+
+import sonic_lua
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
@@ -53,7 +53,7 @@ def _replay(p):
             k for k in db.get("BUFFER_PG", {}) if db["BUFFER_PG"][k] != after["BUFFER_PG"].get(k)])
         dynamic = buffers_dynamic(dev)
         if dynamic:
-            computed, log = buffermgrd.dynamic_profiles(db, _lua(dev))
+            computed, log = buffermgrd.dynamic_profiles(db, sonic_lua.headroom_lua(dev))
             assert [m for level, m in log if level == "ERROR"] == [], name
         pfc = dev["qos"]["pfc_priorities"]
         for port in dev["ports"]:
@@ -73,20 +73,6 @@ def _replay(p):
 
 def buffers_dynamic(dev):
     return (dev["buffer"].get("sonic") or {}).get("buffer_model") == "dynamic"
-
-
-def _lua(dev):
-    asic = catalog.asic_profile(dev["asic"])
-    sonic = dev["buffer"]["sonic"]
-    pattern = sonic["traffic_pattern"]
-
-    def run(speed_mbps, cable_m, mtu, lanes):
-        return headroom.sonic_nvidia_headroom(
-            speed_mbps // 1000, cable_m, asic.value("sonic_asic_table"), port_mtu_bytes=mtu,
-            lossless_mtu_bytes=pattern["lossless_mtu_bytes"],
-            small_packet_pct=pattern["small_packet_pct"], lanes=lanes,
-            revision=sonic["revision"])
-    return run
 
 
 def _ends_agree(p, configs):

@@ -28,6 +28,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.lossless import headro
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import buffermgrd
 
+import sonic_lua
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 
@@ -216,27 +218,13 @@ def _appl_db(db, dev):
         "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST",
         "BUFFER_PORT_EGRESS_PROFILE_LIST"))
     if db["DEVICE_METADATA"]["localhost"]["buffer_model"] == "dynamic":
-        computed, log = buffermgrd.dynamic_profiles(db, _headroom_lua(dev))
+        computed, log = buffermgrd.dynamic_profiles(db, sonic_lua.headroom_lua(dev))
         assert not [m for level, m in log if level == "ERROR"]
         for key, prof in computed.items():
             name = prof["name"]
             appl["BUFFER_PROFILE"][name] = dict((k, v) for k, v in prof.items() if k != "name")
             appl["BUFFER_PG"][key] = {"profile": name}
     return appl
-
-
-def _headroom_lua(dev):
-    asic = catalog.asic_profile(dev["asic"])
-    sonic = dev["buffer"]["sonic"]
-    pattern = sonic["traffic_pattern"]
-
-    def run(speed_mbps, cable_m, mtu, lanes):
-        return headroom.sonic_nvidia_headroom(
-            speed_mbps // 1000, cable_m, asic.value("sonic_asic_table"), port_mtu_bytes=mtu,
-            lossless_mtu_bytes=pattern["lossless_mtu_bytes"],
-            small_packet_pct=pattern["small_packet_pct"], lanes=lanes,
-            revision=sonic["revision"])
-    return run
 
 
 def replay(dev, release):
