@@ -53,7 +53,7 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
     except ValueError as exc:
         raise errors.RoceInputError(FIELD, _redacted(str(exc)), ALLOWED, dev_name) from None
     ports = set(grammar.canonical_interface(n) for n in port_names) | {"Loopback0"}
-    owner = ownership.Ownership([])
+    owner = ownership.Ownership([], whole_families=True)
     owner.ports = ports
     in_body = False
     for number, line in enumerate(lines, 1):

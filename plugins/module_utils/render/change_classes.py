@@ -70,6 +70,12 @@ REASONS = {
                "(sonic-utilities #4680) [V]; a BUFFER_POOL's mode/type and a BUFFER_PROFILE's "
                "pool are SAI create-only, skipped on update (sonic-swss #1430) [V]; EOS "
                "service routing protocols model needs a reload [M]"),
+    "agent-restart": (RELOAD, "takes effect only when EOS's forwarding agent restarts, which "
+                      "deletes and re-adds every route", "EOS User Manual, IPv4 'Configuring "
+                      "IPv4 Route Scale': ip hardware fib optimize prints 'Please restart layer "
+                      "3 forwarding agent' and agent SandL3Unicast terminate re-adds all routes "
+                      "[M]; AVD eos_designs docs: 'All forwarding agents will be restarted' "
+                      "when platform trident forwarding-table partition is applied [M]"),
     "unknown": (TRAFFIC, "a part this plan has no rule for: treated as traffic-affecting",
                 "conservative default"),
 }

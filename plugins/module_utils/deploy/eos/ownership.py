@@ -10,8 +10,14 @@ The plan owns a declared set of the running config:
 - its ``router bgp`` instance: the settings it renders and the neighbours it plans; any other
   neighbour, peer group, VRF, VLAN or address family in that instance is kept;
 - route-maps, prefix-lists and community-lists named ``RF-*``;
-- the hostname, ``service routing protocols model``, ``ip routing`` and the QoS, PFC, ECN,
-  buffer (``platform trident``) and load-sharing sections.
+- the hostname, ``service routing protocols model``, ``ip routing``, and of the QoS, PFC,
+  buffer (``platform trident``) and hardware-FIB sections the commands the plan renders: a line
+  is the plan's when its command (``setting_key``: the keywords before the first value) is one
+  the rendered config carries, and a named QoS or MMU profile when it carries the plan's name
+  (``ROCE*``). Any other line of those families - ``platform trident forwarding-table
+  partition``, ``ip hardware fib optimize``, another team's ``qos profile`` - is kept: the plan
+  does not render it, and EOS restarts its forwarding agents to apply the first two (see
+  render/eos/changes.py).
 
 Everything else is kept exactly as it runs (candidate.py). The rendered config carries the
 inventory's ``roce_eos_base_config`` after a marker line: split_rendered tells the plan's
@@ -27,18 +33,30 @@ from typing import List, Optional, Sequence, Set, Tuple
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
 
 RF_PREFIX = "RF-"
+# The plan's QoS and MMU profile names (render/eos/cli.py: ROCE_<kmin>_<kmax>, ROCE).
+PROFILE_PREFIX = "ROCE"
+# Top-level families whose lines the plan owns only command by command (setting_key).
+FAMILIES = (("qos",), ("priority-flow-control",), ("platform", "trident"),
+            ("ip", "load-sharing"), ("ip", "hardware", "fib"), ("load-balance",))
+# Named objects of those families: the name is part of the setting.
+NAMED = (("qos", "profile"), ("platform", "trident", "mmu", "queue", "profile"))
 
 
 class Ownership(object):
     """What the plan owns on one switch, read from its rendered config (the base config's
     lines excluded)."""
 
-    def __init__(self, plan_blocks: Sequence[grammar.Block]) -> None:
+    def __init__(self, plan_blocks: Sequence[grammar.Block], whole_families: bool = False) -> None:
+        # whole_families: every line of the QoS/PFC/buffer/hardware-FIB families counts as the
+        # plan's (the base-config gate, which runs before anything is rendered: a base config
+        # may not set what the plan could render)
+        self.whole_families = whole_families
         self.ports: Set[str] = set()
         self.asn: Optional[str] = None
         self.neighbors: Set[str] = set()
         self.bgp_keys: Set[str] = set()
         self.keys = set(grammar.head_key(head) for head, _body in plan_blocks)
+        self.settings = set(setting_key(k) for k in self.keys if _family(k.split()))
         for head, body in plan_blocks:
             words = head.split()
             if words[0].lower() == "interface":
@@ -68,10 +86,16 @@ class Ownership(object):
             return "plan setting"
         if low == ["ip", "routing"]:
             return "plan setting"
-        if low[0] in ("qos", "priority-flow-control") or low[:2] == ["platform", "trident"] \
-                or low[:2] == ["ip", "load-sharing"] or low[:3] == ["ip", "hardware", "fib"] \
-                or low[:1] == ["load-balance"]:
-            return "QoS/PFC/ECN/buffer/load-sharing section"
+        if _family(low) and self.whole_families:
+            return "QoS/PFC/ECN/buffer section"
+        if _family(low):
+            named = _named(words)
+            if named is not None:
+                return "QoS/PFC/ECN/buffer section" if named.startswith(PROFILE_PREFIX) \
+                    else None
+            if setting_key(" ".join(words)) in self.settings:
+                return "QoS/PFC/ECN/buffer section"
+            return None
         if low[0] == "route-map" and len(words) > 1 and words[1].startswith(RF_PREFIX):
             return "plan policy (RF-*)"
         if low[:2] in (["ip", "prefix-list"], ["ip", "community-list"]) and len(words) > 2 \
@@ -84,6 +108,35 @@ class Ownership(object):
         if key.startswith("neighbor "):
             return key.split()[1] in self.neighbors
         return key in self.bgp_keys
+
+
+def _family(low: Sequence[str]) -> bool:
+    low = [w.lower() for w in low]
+    return any(tuple(low[:len(f)]) == f for f in FAMILIES)
+
+
+def _named(words: Sequence[str]) -> Optional[str]:
+    """The profile name of a named QoS/MMU object line, else None."""
+    low = [w.lower() for w in words]
+    for prefix in NAMED:
+        if tuple(low[:len(prefix)]) == prefix and len(words) > len(prefix):
+            return words[len(prefix)]
+    return None
+
+
+def setting_key(head: str) -> str:
+    """The command a family line sets, without its values: its words up to the first one with a
+    digit, at most four ('qos map dscp', 'platform trident mmu headroom-pool', 'ip hardware fib
+    optimize', 'priority-flow-control pause watchdog action'); a leading 'no' dropped."""
+    words = head.split()
+    if words[:1] == ["no"]:
+        words = words[1:]
+    out = []
+    for word in words[:4]:
+        if any(c.isdigit() for c in word):
+            break
+        out.append(word.lower())
+    return " ".join(out)
 
 
 def child_key(line: str) -> str:

@@ -16,7 +16,10 @@ from ansible_collections.roce.fabric.plugins.module_utils.render import change_c
 
 # EOS top-level sections by prefix (longest first), and interface / qos profile lines
 SECTIONS = (
-    ("platform trident mmu", "buffer"), ("qos profile", None), ("qos map", "qos"),
+    ("platform trident mmu", "buffer"),
+    ("platform trident forwarding-table", "agent-restart"),
+    ("ip hardware fib optimize", "agent-restart"),
+    ("ipv6 hardware fib optimize", "agent-restart"), ("qos profile", None), ("qos map", "qos"),
     ("qos", "qos"), ("priority-flow-control", "watchdog"), ("router bgp", "routing"),
     ("ip prefix-list", "routing"), ("route-map", "routing"), ("ip community-list", "routing"),
     ("ip routing", "routing"), ("ip load-sharing", "hash"), ("ip hardware fib", "hash"),

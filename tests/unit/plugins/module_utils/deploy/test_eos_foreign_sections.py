@@ -1,0 +1,78 @@
+"""EOS: of the QoS, PFC, buffer and hardware-FIB families the plan owns only the commands it
+renders. A running line of those families that the plan does not render - a forwarding-table
+partition, a FIB optimisation, another team's QoS profile - is kept byte for byte; a change to
+one (through the base config) is classed as needing the forwarding agent's restart."""
+import pytest
+
+from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
+    candidate, grammar, ownership)
+from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import changes
+from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
+
+FOREIGN = [
+    # EOS User Manual (IPv4 route scale; UFT partition), AVD platform_settings examples
+    "platform trident forwarding-table partition 2",
+    "ip hardware fib optimize prefix-length 24",
+    "ipv6 hardware fib optimize prefixes profile internet",
+    "qos map cos 3 to traffic-class 3",
+    "ip load-sharing trident fields ip source-ip destination-ip",
+]
+FOREIGN_BLOCK = ("qos profile STORAGE", ["   qos trust cos", "   tx-queue 1",
+                                         "      bandwidth percent 10"])
+
+
+@pytest.fixture
+def rendered(example):
+    return eos.eos_config(plan.build_plan(*example)["devices"]["leaf2a"])
+
+
+def _running(rendered, extra):
+    """What a switch that ran the plan once, plus other teams' lines, shows."""
+    lines = rendered.splitlines()
+    at = lines.index("service routing protocols model multi-agent")
+    return "\n".join(lines[:at] + extra + lines[at:]) + "\n"
+
+
+def test_family_lines_the_plan_does_not_render_are_kept(rendered):
+    extra = FOREIGN + [FOREIGN_BLOCK[0]] + FOREIGN_BLOCK[1] + ["!"]
+    running = _running(rendered, extra)
+    result = candidate.plan_deploy(running, rendered)
+    assert result["refusals"] == []
+    sent = "\n".join(result["check"])
+    for line in FOREIGN + [FOREIGN_BLOCK[0]]:
+        assert line not in sent, line               # neither removed nor touched
+    assert result["check"] == []                    # the plan's own lines are as they run
+    own = ownership.Ownership(ownership.split_rendered(rendered)[0])
+    assert [own.owner(line) for line in FOREIGN + [FOREIGN_BLOCK[0]]] == [None] * 6
+
+
+def test_the_plans_own_commands_in_those_families_are_still_its(rendered):
+    own = ownership.Ownership(ownership.split_rendered(rendered)[0])
+    # another value of a command the plan renders, and an older plan profile: the plan's
+    for line in ("qos map dscp 5 to traffic-class 4",
+                 "platform trident mmu headroom-pool limit cells 1000",
+                 "priority-flow-control pause watchdog action errdisable",
+                 "qos profile ROCE_100_1000"):
+        assert own.owner(line) is not None, line
+    # a second map line for DSCP 5 (someone's) beside the plan's: removed, the plan's kept
+    running = _running(rendered, ["qos map dscp 5 to traffic-class 4"])
+    assert candidate.plan_deploy(running, rendered)["check"] == [
+        "no qos map dscp 5 to traffic-class 4"]
+
+
+def test_the_base_config_gate_still_refuses_every_family_line(example):
+    groups, hostvars = example
+    hostvars["leaf2a"]["roce_eos_base_config"] = "qos map cos 3 to traffic-class 3"
+    with pytest.raises(Exception) as exc:
+        plan.build_plan(groups, hostvars)
+    assert "roce_eos_base_config" in str(exc.value)
+
+
+@pytest.mark.parametrize("line", FOREIGN[:3])
+def test_a_change_that_restarts_the_forwarding_agent_is_classed_so(line):
+    parts = changes.eos_parts("hostname x\n", "hostname x\n%s\n" % line)
+    assert len(parts) == 1
+    assert parts[0]["class"] == change_classes.REASONS["agent-restart"][0] == "reload"
+    assert grammar.head_key(line)
