@@ -12,7 +12,29 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from typing import Dict
+
 DRAIN_OUT = "RF-DRAIN-OUT"    # EOS outbound route-map the render's RF-DRAIN-IN peers honour
+
+
+def eos_out_policies(config: str) -> Dict[str, str]:
+    """{neighbour or peer group: its outbound route-map} of the top-level ``router bgp`` of an
+    EOS config, the drain's own excluded. EOS takes one outbound route-map per neighbour (a
+    second ``neighbor X route-map M out`` replaces the first; a neighbour's own overrides its
+    peer group's), so a drain by route-map would replace these: eos_drained leaves them and
+    the deploy refuses to drain past them (candidate.plan_deploy)."""
+    out: Dict[str, str] = {}
+    in_bgp = False
+    for line in config.splitlines():
+        words = line.split()
+        if not line.startswith(" ") and line.strip():
+            in_bgp = words[:2] == ["router", "bgp"]
+            continue
+        indent = len(line) - len(line.lstrip())
+        if in_bgp and indent <= 3 and words[:1] == ["neighbor"] and len(words) == 5 and \
+                words[2] == "route-map" and words[4] == "out" and words[3] != DRAIN_OUT:
+            out[words[1]] = words[3]
+    return out
 
 
 def eos_drained(config: str) -> str:
@@ -21,7 +43,9 @@ def eos_drained(config: str) -> str:
     RFC 8326 speaker) prefer other paths before this device changes. Works on rendered files and
     on running-config text, indented or flat (as eos_config sends it); only the top-level
     ``router bgp`` (not its VRFs) and never inside a banner or a multi-line body. Only lines
-    are added: committing the config without them undrains."""
+    are added: committing the config without them undrains. A neighbour or peer group with its
+    own outbound route-map (eos_out_policies) is left as it is."""
+    own = eos_out_policies(config)
     out = []
     in_bgp = in_body = False
     flat = not any(line.startswith(" ") for line in config.splitlines())
@@ -44,6 +68,8 @@ def eos_drained(config: str) -> str:
             continue
         indent = line[:len(line) - len(line.lstrip())]
         if not (in_bgp or flat) or len(indent) > 3 or words[:1] != ["neighbor"] or len(words) < 3:
+            continue
+        if words[1] in own:
             continue
         if words[2] == "remote-as" or words[2:] in (["peer", "group"], ["peer-group"]):
             out.append("%sneighbor %s route-map %s out" % (indent, words[1], DRAIN_OUT))

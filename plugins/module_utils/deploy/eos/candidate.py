@@ -173,6 +173,7 @@ def plan_deploy(running: str, rendered: str, remove: Iterable[str] = (),
     check = delta(running_blocks, want)
     plan = {"check": check}   # type: Dict[str, Any]
     if drain:
+        refusals += drain_risks(running)
         drained_running = grammar.read(drains.eos_drained(running))
         drained_want = grammar.read(drains.eos_drained(grammar.render(want)))
         plan.update(drain=delta(running_blocks, drained_running),
@@ -192,6 +193,17 @@ def plan_deploy(running: str, rendered: str, remove: Iterable[str] = (),
         secrets=any(secrets.redact(line) != line
                     for step in ("check", "drain", "apply", "undrain") for line in plan[step]))
     return plan
+
+
+def drain_risks(running: str) -> List[str]:
+    """A neighbour the drain cannot tag without replacing its own outbound route-map: refused,
+    naming both (the undrain would leave it with no outbound policy)."""
+    return ['drain: neighbor %s has its own outbound route-map %s, which a drain by route-map '
+            '(%s) would replace, and the undrain leave it with none - EOS takes one per '
+            'neighbour; take the route-map off that neighbour, or roll this switch with '
+            'switch_deploy_drain: false'
+            % (peer, policy, drains.DRAIN_OUT)
+            for peer, policy in sorted(drains.eos_out_policies(running).items())]
 
 
 def restore(current: str, previous: str) -> List[str]:

@@ -5,6 +5,7 @@ one (through the base config) is classed as needing the forwarding agent's resta
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
     candidate, grammar, ownership)
 from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
@@ -76,3 +77,33 @@ def test_a_change_that_restarts_the_forwarding_agent_is_classed_so(line):
     assert len(parts) == 1
     assert parts[0]["class"] == change_classes.REASONS["agent-restart"][0] == "reload"
     assert grammar.head_key(line)
+
+
+# A foreign eBGP peer with its own outbound policy, and a peer group with one, inside the plan's
+# router bgp (what the issue found: the drain replaced the route-map, the undrain removed it).
+FOREIGN_PEER = ["   neighbor 203.0.113.1 remote-as 64999",
+                "   neighbor 203.0.113.1 route-map EXTERNAL-OUT out",
+                "   neighbor EXT peer group",
+                "   neighbor EXT route-map EXT-OUT out"]
+
+
+def _with_foreign_peers(rendered):
+    lines = rendered.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("router bgp ")) + 1
+    return "\n".join(lines[:at] + FOREIGN_PEER + lines[at:]) + "\n"
+
+
+def test_a_drain_never_replaces_a_foreign_peers_outbound_policy(rendered):
+    running = _with_foreign_peers(rendered)
+    drained = drain.eos_drained(running)
+    for peer in ("203.0.113.1", "EXT"):
+        assert "   neighbor %s route-map RF-DRAIN-OUT out" % peer not in drained
+    assert "   neighbor 198.18.8.64 route-map RF-DRAIN-OUT out" in drained   # the plan's peers
+    refusals = candidate.plan_deploy(running, rendered, drain=True)["refusals"]
+    assert [r for r in refusals if "203.0.113.1" in r and "EXTERNAL-OUT" in r]
+    assert [r for r in refusals if "neighbor EXT " in r and "EXT-OUT" in r]
+    # without a drain the foreign peer's lines stay exactly as they run
+    result = candidate.plan_deploy(running, rendered, drain=False)
+    assert not [r for r in result["refusals"] if "EXTERNAL-OUT" in r]
+    sent = "\n".join(result["apply"])
+    assert "203.0.113.1" not in sent and "EXT-OUT" not in sent
