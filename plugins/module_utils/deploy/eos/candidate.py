@@ -39,7 +39,7 @@ from typing import Any, Dict, Iterable, List, Sequence, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain as drains
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
-    grammar, management, ownership, secrets, stream)
+    grammar, management, ownership, secrets, shared, stream)
 
 
 def _merge_bgp(own: ownership.Ownership, plan: grammar.Block, running: grammar.Block
@@ -170,6 +170,8 @@ def plan_deploy(running: str, rendered: str, remove: Iterable[str] = (),
                          running_blocks, want, base_keys | removed)]
     changed = set(k for k in base_keys) | set(own.keys)
     refusals += management.acl_risks(want, changed)
+    refusals += shared.port_risks(running_blocks, want, own)
+    refusals += shared.source_risks(running_blocks, want, own)
     check = delta(running_blocks, want)
     plan = {"check": check}   # type: Dict[str, Any]
     if drain:

@@ -107,3 +107,41 @@ def test_a_drain_never_replaces_a_foreign_peers_outbound_policy(rendered):
     assert not [r for r in result["refusals"] if "EXTERNAL-OUT" in r]
     sent = "\n".join(result["apply"])
     assert "203.0.113.1" not in sent and "EXT-OUT" not in sent
+
+
+def _real_with(example, extra_top=(), port_lines=()):
+    """composite-ai-leaf-mgmt.cfg (../shared/running-configs) with lines another team added:
+    top-level lines, and lines in the block of a port the plan wires on leaf2a."""
+    from test_eos_ownership import real
+    text = real("composite-ai-leaf-mgmt.cfg")
+    rendered = eos.eos_config(plan.build_plan(*example)["devices"]["leaf2a"])
+    port = next(line for line in rendered.splitlines() if line.startswith("interface Ethernet"))
+    block = [port] + list(port_lines) + ["!"] if port_lines else []
+    return text.rstrip("\n").replace("\nend", "") + "\n" + "\n".join(
+        list(extra_top) + block) + "\nend\n", rendered, port.split()[1]
+
+
+@pytest.mark.parametrize("line,what", [("   channel-group 10 mode active", "Port-Channel 10"),
+                                       ("   vrf MGMT", "VRF MGMT")])
+def test_a_plan_port_in_a_lag_or_a_vrf_is_refused_naming_both(example, line, what):
+    running, rendered, port = _real_with(example, port_lines=["   no switchport", line])
+    refusals = candidate.plan_deploy(running, rendered)["refusals"]
+    mine = [r for r in refusals if port in r and what in r]
+    assert mine and line.strip() in mine[0] and "no " + line.strip() in mine[0]
+
+
+def test_a_loopback_a_service_sources_from_is_not_readdressed_silently(example):
+    running, rendered, _port = _real_with(
+        example, extra_top=["ip tacacs vrf MGMT source-interface Loopback0",
+                            "logging source-interface Lo0"])
+    refusals = candidate.plan_deploy(running, rendered)["refusals"]
+    for service in ("ip tacacs vrf MGMT source-interface Loopback0",
+                    "logging source-interface Lo0"):
+        assert [r for r in refusals if service in r and "Loopback0" in r and
+                "10.255.0.7/32" in r], service
+    # the plan keeps the loopback's address: nothing to refuse
+    same = running.replace("ip address 10.255.0.7/32", next(
+        ln.strip() for ln in rendered.split("interface Loopback0", 1)[1].splitlines()
+        if ln.strip().startswith("ip address")))
+    assert not [r for r in candidate.plan_deploy(same, rendered)["refusals"]
+                if "source address" in r]
