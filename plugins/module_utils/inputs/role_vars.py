@@ -164,14 +164,14 @@ CONVERT = {"bool": _bool, "int": _int, "float": _float, "list": _list, "dict": _
 def accepts(spec: Spec, value: Any) -> bool:
     """True if Ansible's argument spec validation accepts ``value`` for ``spec``: the type
     (after its conversion), the list's element type, then the choices."""
-    if value is None and not spec.get("required") and spec.get("default") is None:
-        return True       # _validate_argument_types skips a None without a default
-    try:
-        value = CONVERT[spec.get("type", "str")](value)
-        if spec.get("elements"):
-            value = [CONVERT[spec["elements"]](item) for item in value]
-    except TypeError:
-        return False
+    # _validate_argument_types skips a None without a default; the choices still see it
+    if value is not None or spec.get("required") or spec.get("default") is not None:
+        try:
+            value = CONVERT[spec.get("type", "str")](value)
+            if spec.get("elements"):
+                value = [CONVERT[spec["elements"]](item) for item in value]
+        except TypeError:
+            return False
     choices = spec.get("choices")
     if choices is None:
         return True
