@@ -23,7 +23,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
-from ansible_collections.roce.fabric.plugins.module_utils.inputs import validate
+from ansible_collections.roce.fabric.plugins.module_utils.inputs import role_vars, validate
 from ansible_collections.roce.fabric.plugins.plugin_utils import plan_store
 
 try:   # ansible-core 2.19 data tagging: where a variable's value was read from
@@ -63,12 +63,24 @@ def _origin(hostvars, host, field):
             tag = Origin.get_tag(node) or tag
     except Exception:   # pylint: disable=broad-except
         pass        # the origin is a best-effort hint only
+    if tag is None and len(parts) == 1:
+        tag = _key_tag(hostvars, host, parts[0])
     if tag is None or not getattr(tag, "path", None):
         return None
     path = tag.path
     rel = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
     group = re.search(r"group_vars/([^/]+?)(\.ya?ml|\.json)?(/|$)", path)
     return {"group": group.group(1) if group else None, "where": "%s:%s" % (rel, tag.line_num)}
+
+
+def _key_tag(hostvars, host, name):
+    """The origin of a variable's name where its value carries none (a bool or a number: only
+    strings and containers are tagged; the name, a YAML key, is)."""
+    raw = getattr(hostvars[host], "_vars", None)
+    try:
+        return next((Origin.get_tag(key) for key in raw if key == name), None)
+    except Exception:   # pylint: disable=broad-except
+        return None      # a best-effort hint only
 
 
 def _may_template(value):
@@ -93,15 +105,15 @@ class ActionModule(ActionBase):
         result = super(ActionModule, self).run(tmp, task_vars)
         hostvars = task_vars["hostvars"]
         try:
-            fail_on_error = boolean(self._task.args.get("fail_on_error", True), strict=True)
-            return_plan = self._task.args.get("return_plan", "auto")
-            if return_plan != "auto":
-                return_plan = boolean(return_plan, strict=True)
-        except TypeError as exc:
-            return dict(result, failed=True, msg="roce.fabric.plan: fail_on_error, return_plan: "
-                        "%s" % exc)
-        try:
-            groups, inputs = self._inputs(task_vars, hostvars)
+            groups, inputs, owned = self._inputs(task_vars, hostvars)
+            # first: the role's plan_return_plan feeds return_plan, and its error names the
+            # variable and the file it is set in
+            self._check_role_vars(groups, inputs, owned)
+            try:
+                fail_on_error, return_plan = self._options()
+            except TypeError as exc:
+                return dict(result, failed=True, msg="roce.fabric.plan: fail_on_error, "
+                            "return_plan: %s" % exc)
             result_plan = plan.build_plan(groups, inputs)
         except errors.RoceInputError as exc:
             lines = getattr(exc, "lines", [exc])
@@ -134,9 +146,31 @@ class ActionModule(ActionBase):
             result.update(failed=True, msg="\n".join(report))
         return result
 
+    def _options(self):
+        fail_on_error = boolean(self._task.args.get("fail_on_error", True), strict=True)
+        return_plan = self._task.args.get("return_plan", "auto")
+        if return_plan != "auto":
+            return_plan = boolean(return_plan, strict=True)
+        return fail_on_error, return_plan
+
+    @staticmethod
+    def _check_role_vars(groups, inputs, owned):
+        """The roles' variables of every inventory host against their argument specs
+        (inputs/role_vars.py), before the plan; refused together with the roce_* errors."""
+        found = role_vars.check_hosts(owned)
+        if not found:
+            return
+        refused = validate.RoceInputErrors(found)
+        try:
+            validate.validate_inventory(groups, inputs)
+        except errors.RoceInputError as exc:
+            refused.lines = getattr(exc, "lines", [exc]) + refused.lines
+        raise refused
+
     @staticmethod
     def _inputs(task_vars, hostvars):
-        """(groups, {host: roce_* variables}) of every host in a planned tier."""
+        """(groups, {host: roce_* variables} of every host in a planned tier, {host: variables
+        of the roles' prefixes} of every host of the inventory, also outside --limit)."""
         groups = dict((k, list(v)) for k, v in task_vars["groups"].items())
         groups["_children"] = _children(hostvars)
         fabric = None
@@ -147,36 +181,48 @@ class ActionModule(ActionBase):
         wanted = set()
         for group in validate.tier_groups(fabric):
             wanted.update(groups.get(group, []))
-        inputs, unreadable = {}, []
+        inputs, owned, unreadable = {}, {}, []
         # A group_vars value is one object in the raw variables of every host of the group; if
         # it holds nothing to template, templating it gives the same value for every host, so
         # it is templated once and shared (the roce_fabric of group_vars/all, a tier's model
         # and platform). Anything that may hold a template is still templated per host.
         done = {}       # id(raw value) -> (raw value, templated value or None if per host)
-        for host in wanted:
+        for host in groups.get("all", []):
             hv = hostvars[host]
             raw = getattr(hv, "_vars", None)     # HostVarsVars' untemplated variables
             if not isinstance(raw, dict):
                 raw = None
-            inputs[host] = {}
+            if host in wanted:
+                inputs[host] = {}
+            owned[host] = {}
             for key in hv:
-                if not key.startswith("roce_"):
+                if key.startswith("roce_"):
+                    if host not in wanted:
+                        continue
+                    into = inputs[host]
+                elif role_vars.owner(key):
+                    into = owned[host]
+                else:
                     continue
                 seen = done.get(id(raw[key])) if raw is not None else None
                 if seen is not None and seen[0] is raw[key] and seen[1] is not None:
-                    inputs[host][key] = seen[1]
+                    into[key] = seen[1]
                     continue
                 try:
-                    inputs[host][key] = hv[key]
+                    into[key] = hv[key]
                 except Exception as exc:   # pylint: disable=broad-except
+                    if into is owned[host]:
+                        # may name what only this run sets (plan_result): the role's own
+                        # argument validation checks it when the role starts
+                        continue
                     unreadable.append(errors.RoceInputError(
                         key, "(unreadable)", "a value Ansible can template: %s"
                         % str(exc).splitlines()[0], host))
                     continue
                 if raw is not None and seen is None:
                     done[id(raw[key])] = (raw[key], None if _may_template(raw[key])
-                                          else inputs[host][key])
+                                          else into[key])
         if unreadable:
             raise validate.RoceInputErrors([(e.field, e.value, e.allowed, e.host)
                                             for e in unreadable])
-        return groups, inputs
+        return groups, inputs, owned

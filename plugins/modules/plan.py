@@ -30,6 +30,11 @@ description:
     naming the host or the group (with the file and line the value came from), the field, the
     value and what is allowed; nothing is planned. An unexpected error is reported as a bug,
     never as a Python traceback.
+  - The roles' variables (prefixes C(switch_deploy_), C(switch_), C(host_), C(nic_), C(plan_),
+    C(report_), C(verify_)) of every host of the inventory, also outside C(--limit), pass the
+    roles' own argument specs (C(roles/*/meta/argument_specs.yml)) at the same gate, with
+    Ansible's type, element and choice rules and a "did you mean" for unknown names; nothing is
+    rendered or pushed when one is refused.
   - Always plans every device of the inventory, also under C(--limit); run it with
     C(run_once) and C(register) so it is computed once per run and every host of the play gets
     the result. Each host's part is C(<registered>.plan.devices[inventory_hostname]).

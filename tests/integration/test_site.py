@@ -69,6 +69,25 @@ def test_bad_inventory_fails_clearly(inventory_copy):
     assert "Traceback" not in output
 
 
+def test_bad_deploy_variable_on_the_leaves_stops_a_spine_run(inventory_copy, tmp_path):
+    """A leaf-only deploy flag of the wrong type, and a misspelled one, refused at the plan gate
+    of a run limited to the spines, with the group file and line, before anything is written."""
+    pair = inventory_copy / "group_vars" / "leaf_pair2.yml"
+    pair.write_text(pair.read_text() + "switch_deploy_allow_partial: sometimes\n"
+                    "switch_deploy_allow_parital: true\n")
+    out = tmp_path / "intended"
+    result = run_site("-i", str(inventory_copy / "hosts.yml"), "--limit", "spines",
+                      "-e", "switch_output_dir=%s" % out)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert ("group_vars/leaf_pair2.yml:4; host leaf2a and 1 more host): "
+            "switch_deploy_allow_partial = 'sometimes' is not valid: true or false") in output
+    assert ("group_vars/leaf_pair2.yml:5; host leaf2a and 1 more host): "
+            "switch_deploy_allow_parital = True is not valid: unknown variable: no roce.fabric "
+            "role reads it; did you mean switch_deploy_allow_partial?") in output
+    assert "Traceback" not in output and not out.exists()
+
+
 HOSTILE_INVENTORIES = {
     # a file beside the example inventory -> (its text, lines the refusal must hold)
     "path escape in a host name": (
@@ -89,7 +108,8 @@ HOSTILE_INVENTORIES = {
          "valid: a Linux interface name"]),
     "undefined variable in a value": (
         "host_vars/leaf1b.yml", "roce_mtu: '{{ no_such_variable }}'\n",
-        ["host leaf1b: roce_mtu = '(unreadable)' is not valid: a value Ansible can template"]),
+        ["host leaf1b (", "host_vars/leaf1b.yml:2): roce_mtu = '(unreadable)' is not valid: "
+         "a value Ansible can template"]),
 }
 
 
