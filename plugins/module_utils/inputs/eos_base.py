@@ -81,7 +81,8 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
     risks = management.acl_risks(blocks, [grammar.head_key(h) for h, _body in blocks])
     if risks:
         rule, acl = risks[0].split('"')[1], risks[0].split('"')[3]
-        number = next((n for n, line in enumerate(lines, 1) if line.strip() == rule), 0)
+        number = next((n for n, line in enumerate(lines, 1) if line.strip() == rule), 0) or \
+            next((n for n, line in enumerate(lines, 1) if line.strip() == acl), 0)
         raise errors.RoceInputError(FIELD, "line %d: %s" % (number, rule), "an ACL the control "
                                     "plane or a management service applies (%s) may not deny "
                                     "management traffic: the commit would cut off the deploy"

@@ -13,6 +13,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import re
+from typing import List, Optional, Set
 
 # Words a secret follows (after an optional key id, key name and type/algorithm words). Each
 # form is taken from AVD's eos_cli_config_gen intended configs (aristanetworks/avd, molecule/
@@ -40,7 +41,7 @@ _URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@/\s]+@")   # -cvproxy=http://user
 REDACTED = "<redacted>"
 
 
-def _secret_after(low, i):
+def _secret_after(low: List[str], i: int) -> Optional[int]:
     """Index of the secret that follows the secret word low[i], or None."""
     word, last = low[i], len(low) - 1
     if word in ("auth", "priv") and low[0] != "snmp-server":
@@ -57,10 +58,10 @@ def _secret_after(low, i):
     return None if low[j] in _NOT_SECRET else j
 
 
-def _daemon_hides(words, low):
+def _daemon_hides(words: List[str], low: List[str]) -> Set[int]:
     """Indices to hide in a daemon's 'exec' arguments and 'option ... value' line; -1 - i
     marks an argument whose value after '=' is hidden."""
-    hide = set()
+    hide = set()   # type: Set[int]
     if low[0] == "option" and len(words) > 3 and low[2] == "value" and \
             _SECRET_NAME.search(low[1]):
         hide.update(range(3, len(words)))
@@ -108,7 +109,7 @@ def redact(line: str) -> str:
                                      low[0] == "option"))
 
 
-def _hidden(word, i, hide):
+def _hidden(word: str, i: int, hide: Set[int]) -> str:
     if i in hide:
         return REDACTED
     if -(i + 1) in hide:

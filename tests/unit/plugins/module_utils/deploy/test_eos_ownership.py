@@ -176,15 +176,67 @@ def test_a_base_config_changing_the_management_plane_is_refused_with_secrets_red
     assert allowed["refusals"] == [] and allowed["secrets"]
 
 
-def test_an_acl_denying_management_is_refused(example):
+def _acl_refusals(example, acl, controller, transport="httpapi"):
+    """The refusals of a deploy (management changes allowed) whose base config changes the
+    control-plane ACL CPP-MGMT the real composite config applies in VRF MGMT."""
     text = real("composite-ai-leaf-mgmt.cfg")
-    base = "ip access-list CPP-MGMT\n   5 deny tcp any any eq ssh\n   10 permit ip any any"
-    rendered = eos.eos_config(_leaf2a(example, base))
-    refusals = candidate.plan_deploy(text, rendered, [_bgp(text)],
-                                     allow_management_change=True)["refusals"]
+    rendered = eos.eos_config(_leaf2a(example, "ip access-list CPP-MGMT\n" + acl))
+    return candidate.plan_deploy(text, rendered, [_bgp(text)], transport,
+                                 allow_management_change=True, controller=controller)["refusals"]
+
+
+def test_an_acl_denying_management_is_refused(example):
+    refusals = _acl_refusals(example, "   5 deny tcp any any eq ssh\n   10 permit ip any any",
+                             "192.168.200.10", "network_cli")
     assert refusals == ['"5 deny tcp any any eq ssh" in "ip access-list CPP-MGMT": the ACL is '
-                        'applied to management or the control plane and this rule denies '
-                        'management traffic']
+                        'applied to system control-plane and denies the deploy\'s SSH session '
+                        '(TCP 22 from 192.168.200.10); permit it before any deny (EOS ends every '
+                        'ACL with an implicit deny)']
+    # the same ACL lets the eAPI session (443) through: over httpapi nothing is refused
+    assert _acl_refusals(example, "   5 deny tcp any any eq ssh\n   10 permit ip any any",
+                         "192.168.200.10") == []
+
+
+@pytest.mark.parametrize("acl,controller,verdict", [
+    # permit-only, not covering the controller: EOS's implicit deny drops the session
+    ("   10 permit tcp 10.9.0.0/16 any eq ssh https", "192.168.200.10", "implicit deny"),
+    ("   10 permit udp any any eq ntp snmp\n   20 permit icmp any any", "192.168.200.10",
+     "implicit deny"),
+    # an explicit deny before the permit that covers it
+    ("   5 deny ip host 192.168.200.10 any\n   10 permit tcp 192.168.200.0/24 any eq https",
+     "192.168.200.10", "5 deny ip host 192.168.200.10 any"),
+    # the composite's own rules, from a controller outside 192.168.200.0/24
+    ("   10 permit tcp 192.168.200.0/24 any eq ssh https\n   40 permit tcp any any eq bgp",
+     "10.1.1.1", "implicit deny"),
+    # no controller address known: a source-restricted permit cannot be judged
+    ("   10 permit tcp 192.168.200.0/24 any eq ssh https", "", "implicit deny"),
+])
+def test_an_acl_not_permitting_the_deploy_is_refused(example, acl, controller, verdict):
+    refusals = _acl_refusals(example, acl, controller)
+    assert len(refusals) == 1 and refusals[0].startswith('"%s" in "ip access-list CPP-MGMT"'
+                                                         % verdict), refusals
+
+
+@pytest.mark.parametrize("acl,controller", [
+    ("   10 permit tcp 192.168.200.0/24 any eq ssh https", "192.168.200.10"),
+    ("   10 permit tcp host 192.168.200.10 any eq 443", "192.168.200.10"),
+    ("   10 permit tcp 192.168.0.0 0.0.255.255 any range 400 500", "192.168.200.10"),
+    ("   5 deny ip host 10.1.1.1 any\n   10 permit tcp 192.168.200.0/24 any eq https",
+     "192.168.200.10"),
+    ("   10 permit ip any any", ""),
+])
+def test_an_acl_permitting_the_deploy_is_accepted(example, acl, controller):
+    assert _acl_refusals(example, acl, controller) == []
+
+
+def test_the_plan_time_gate_refuses_only_what_denies_every_controller(example):
+    with pytest.raises(RoceInputError) as exc:
+        _leaf2a(example, "vrf instance MGMT\nip access-list CPP\n   10 permit udp any any eq ntp"
+                "\nsystem control-plane\n   ip access-group CPP vrf MGMT in")
+    assert "line 2: implicit deny" in str(exc.value) and "may not deny management" in \
+        str(exc.value)
+    _leaf2a(example, "vrf instance MGMT\nip access-list CPP\n   10 permit tcp 10.0.0.0/8 any "
+            "eq ssh https\nsystem control-plane\n   ip access-group CPP vrf MGMT in")
 
 
 def test_a_session_diff_changing_a_kept_section_is_refused():
