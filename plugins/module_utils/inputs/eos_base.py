@@ -110,6 +110,10 @@ def parse_blocks(text: str) -> List[Tuple[str, List[Any]]]:
     last = max([i for i, line in enumerate(lines, 1) if line.strip()] or [0])
     for number, raw in enumerate(lines, 1):
         if body is not None:
+            risk = stream.banner_line_risk(body[2], raw) if \
+                body[2].lower().startswith("banner") else None
+            if risk:
+                raise ValueError("line %d: %s" % (number, risk))
             body[1].append((raw, []))
             if raw.strip() == "EOF":
                 body = None

@@ -151,6 +151,21 @@ def test_the_sent_stream_is_what_arista_eos_sends():
         '"banner motd": no EOF line - every later line would become banner text']
 
 
+@pytest.mark.parametrize("line", ["banner login", "Banner MOTD", "eof", "banner"])
+def test_a_banner_line_that_would_start_another_banner_is_refused(example, line):
+    body = ["banner login", "Welcome", line, "Authorized use only", "EOF"]
+    risks = stream.stream_risks(body)
+    assert risks == ['"%s" in "banner login": a banner line reading "%s" ends this banner there '
+                     'and starts another (arista.eos/netcommon split banners at such lines): one '
+                     'banner would be cut short and the other overwritten; reword the line '
+                     '(e.g. "- %s -")' % (line, line, line)]
+    with pytest.raises(RoceInputError) as exc:
+        _leaf2a(example, "\n".join(body))
+    assert "leaf2a" in str(exc.value) and "line 3: " in str(exc.value) and \
+        '"banner login"' in str(exc.value)
+    assert stream.stream_risks(["banner login", "Welcome - banner login -", "EOF"]) == []
+
+
 def test_a_base_config_identical_to_the_running_one_sends_nothing_outside_the_plan(example):
     text = real("composite-ai-leaf-mgmt.cfg")
     mgmt = [b for b in grammar.read(text) if b[0] in ("interface Management1",
