@@ -51,14 +51,21 @@ def _transport(connection):
 
 
 def eos_deploy(running, rendered, remove=None, connection="", allow_management_change=False,
-               drain=False):
+               drain=False, controller="", port=0):
     _text("eos_deploy", running, rendered)
     if remove is not None and (not isinstance(remove, list) or
                                not all(isinstance(r, str) for r in remove)):
         raise AnsibleFilterError("roce.fabric.eos_deploy: remove must be a list of top-level "
                                  "lines (switch_deploy_eos_remove)")
-    plan = candidate.plan_deploy(running, rendered, remove or [], _transport(connection),
-                                 bool(allow_management_change), bool(drain))
+    try:
+        plan = candidate.plan_deploy(running, rendered, remove or [], _transport(connection),
+                                     bool(allow_management_change), bool(drain),
+                                     str(controller or "") or None, int(port or 0) or None)
+    except ValueError as exc:
+        raise AnsibleFilterError("roce.fabric.eos_deploy: controller must be the IPv4 or IPv6 "
+                                 "address the switch sees the deploy from "
+                                 "(switch_deploy_controller_address), port a TCP port; got "
+                                 "%r, %r (%s)" % (controller, port, exc)) from exc
     for step in ("check", "drain", "apply", "undrain"):
         plan[step] = "\n".join(plan[step]) + "\n" if plan[step] else ""
     return plan

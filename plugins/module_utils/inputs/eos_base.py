@@ -81,7 +81,8 @@ def base_config(dev_name: str, port_names: Iterable[str], text: Optional[str]) -
     risks = management.acl_risks(blocks, [grammar.head_key(h) for h, _body in blocks])
     if risks:
         rule, acl = risks[0].split('"')[1], risks[0].split('"')[3]
-        number = next((n for n, line in enumerate(lines, 1) if line.strip() == rule), 0)
+        number = next((n for n, line in enumerate(lines, 1) if line.strip() == rule), 0) or \
+            next((n for n, line in enumerate(lines, 1) if line.strip() == acl), 0)
         raise errors.RoceInputError(FIELD, "line %d: %s" % (number, rule), "an ACL the control "
                                     "plane or a management service applies (%s) may not deny "
                                     "management traffic: the commit would cut off the deploy"
@@ -109,6 +110,10 @@ def parse_blocks(text: str) -> List[Tuple[str, List[Any]]]:
     last = max([i for i, line in enumerate(lines, 1) if line.strip()] or [0])
     for number, raw in enumerate(lines, 1):
         if body is not None:
+            risk = stream.banner_line_risk(body[2], raw) if \
+                body[2].lower().startswith("banner") else None
+            if risk:
+                raise ValueError("line %d: %s" % (number, risk))
             body[1].append((raw, []))
             if raw.strip() == "EOF":
                 body = None

@@ -35,7 +35,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Iterable, List, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain as drains
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
@@ -147,13 +147,16 @@ def delta(before: Sequence[grammar.Block], after: Sequence[grammar.Block]) -> Li
 
 def plan_deploy(running: str, rendered: str, remove: Iterable[str] = (),
                 transport: str = "httpapi", allow_management_change: bool = False,
-                drain: bool = False) -> Dict[str, Any]:
+                drain: bool = False, controller: Optional[str] = None,
+                port: Optional[int] = None) -> Dict[str, Any]:
     """Everything the EOS roll needs, computed before anything is sent.
 
     Returns {'refusals': [...], 'check': lines, 'drain': lines, 'apply': lines,
     'undrain': lines, 'kept': number of running lines kept as they are, 'owned': sorted owned
     section heads, 'secrets': whether a delta carries a secret}. The deltas are indented command
-    lines for eos_config ``src`` (match: none); empty when nothing differs."""
+    lines for eos_config ``src`` (match: none); empty when nothing differs. ``controller`` (the
+    address the switch sees the deploy's session from) and ``port`` (the service's port; by
+    default eAPI 443 over httpapi, SSH 22 over network_cli) judge the management ACLs."""
     remove = list(remove or [])
     running_blocks = grammar.read(running)
     want, refusals, own, base_blocks = candidate(running, rendered, remove)
@@ -168,8 +171,12 @@ def plan_deploy(running: str, rendered: str, remove: Iterable[str] = (),
         refusals += [r + " - set switch_deploy_allow_management_change to change the "
                      "management plane on purpose" for r in management.protected_changes(
                          running_blocks, want, base_keys | removed)]
-    changed = set(k for k in base_keys) | set(own.keys)
-    refusals += management.acl_risks(want, changed)
+    before = dict((grammar.head_key(h), grammar.items(b)) for h, b in running_blocks)
+    changed = set(grammar.head_key(h) for h, b in want
+                  if before.get(grammar.head_key(h)) != grammar.items(b))
+    name, default_port = management.SERVICES[transport]
+    refusals += management.acl_risks(want, changed, controller or None,
+                                     [(name, int(port or default_port))], strict=True)
     refusals += shared.port_risks(running_blocks, want, own)
     refusals += shared.source_risks(running_blocks, want, own)
     check = delta(running_blocks, want)

@@ -66,6 +66,21 @@ def sent(src: str, transport: str = "httpapi") -> List[Any]:
     return out
 
 
+# Banner body lines that end the banner or start another one where arista.eos and netcommon
+# split a src into commands (a line 'EOF' ends the input; a line 'banner ...' opens a banner):
+# the banner is cut at that line and the rest sent as another banner or as commands.
+def banner_line_risk(banner: str, line: str) -> Optional[str]:
+    """Why a banner body line cannot be sent inside ``banner`` (None when it can): a line that
+    reads 'banner login', 'banner motd' or 'EOF' (any case or spacing) ends the banner there."""
+    text = " ".join(line.split()).lower()
+    if text == "eof" and line != "EOF" or text.split(" ")[:1] == ["banner"]:
+        return ('"%s" in "%s": a banner line reading "%s" ends this banner there and starts '
+                'another (arista.eos/netcommon split banners at such lines): one banner would be '
+                'cut short and the other overwritten; reword the line (e.g. "- %s -")'
+                % (line, banner, line.strip(), line.strip()))
+    return None
+
+
 def exec_word(cmd: str) -> Optional[str]:
     """The exec command a config line would run ('end', 'copy', 'write', 'reload', ...)."""
     words = cmd.split()
@@ -96,7 +111,10 @@ def stream_risks(lines: Sequence[str], transport: str = "httpapi") -> List[str]:
     for raw in lines:
         text = raw.strip()
         if banner_open is not None or multiline is not None:
-            if text == "EOF":
+            risk = banner_line_risk(banner_open, raw) if banner_open is not None else None
+            if risk:
+                out.append(risk)
+            elif text == "EOF":
                 banner_open = multiline = None
             elif multiline is not None:
                 pass

@@ -151,6 +151,21 @@ def test_the_sent_stream_is_what_arista_eos_sends():
         '"banner motd": no EOF line - every later line would become banner text']
 
 
+@pytest.mark.parametrize("line", ["banner login", "Banner MOTD", "eof", "banner"])
+def test_a_banner_line_that_would_start_another_banner_is_refused(example, line):
+    body = ["banner login", "Welcome", line, "Authorized use only", "EOF"]
+    risks = stream.stream_risks(body)
+    assert risks == ['"%s" in "banner login": a banner line reading "%s" ends this banner there '
+                     'and starts another (arista.eos/netcommon split banners at such lines): one '
+                     'banner would be cut short and the other overwritten; reword the line '
+                     '(e.g. "- %s -")' % (line, line, line)]
+    with pytest.raises(RoceInputError) as exc:
+        _leaf2a(example, "\n".join(body))
+    assert "leaf2a" in str(exc.value) and "line 3: " in str(exc.value) and \
+        '"banner login"' in str(exc.value)
+    assert stream.stream_risks(["banner login", "Welcome - banner login -", "EOF"]) == []
+
+
 def test_a_base_config_identical_to_the_running_one_sends_nothing_outside_the_plan(example):
     text = real("composite-ai-leaf-mgmt.cfg")
     mgmt = [b for b in grammar.read(text) if b[0] in ("interface Management1",
@@ -176,15 +191,67 @@ def test_a_base_config_changing_the_management_plane_is_refused_with_secrets_red
     assert allowed["refusals"] == [] and allowed["secrets"]
 
 
-def test_an_acl_denying_management_is_refused(example):
+def _acl_refusals(example, acl, controller, transport="httpapi"):
+    """The refusals of a deploy (management changes allowed) whose base config changes the
+    control-plane ACL CPP-MGMT the real composite config applies in VRF MGMT."""
     text = real("composite-ai-leaf-mgmt.cfg")
-    base = "ip access-list CPP-MGMT\n   5 deny tcp any any eq ssh\n   10 permit ip any any"
-    rendered = eos.eos_config(_leaf2a(example, base))
-    refusals = candidate.plan_deploy(text, rendered, [_bgp(text)],
-                                     allow_management_change=True)["refusals"]
+    rendered = eos.eos_config(_leaf2a(example, "ip access-list CPP-MGMT\n" + acl))
+    return candidate.plan_deploy(text, rendered, [_bgp(text)], transport,
+                                 allow_management_change=True, controller=controller)["refusals"]
+
+
+def test_an_acl_denying_management_is_refused(example):
+    refusals = _acl_refusals(example, "   5 deny tcp any any eq ssh\n   10 permit ip any any",
+                             "192.168.200.10", "network_cli")
     assert refusals == ['"5 deny tcp any any eq ssh" in "ip access-list CPP-MGMT": the ACL is '
-                        'applied to management or the control plane and this rule denies '
-                        'management traffic']
+                        'applied to system control-plane and denies the deploy\'s SSH session '
+                        '(TCP 22 from 192.168.200.10); permit it before any deny (EOS ends every '
+                        'ACL with an implicit deny)']
+    # the same ACL lets the eAPI session (443) through: over httpapi nothing is refused
+    assert _acl_refusals(example, "   5 deny tcp any any eq ssh\n   10 permit ip any any",
+                         "192.168.200.10") == []
+
+
+@pytest.mark.parametrize("acl,controller,verdict", [
+    # permit-only, not covering the controller: EOS's implicit deny drops the session
+    ("   10 permit tcp 10.9.0.0/16 any eq ssh https", "192.168.200.10", "implicit deny"),
+    ("   10 permit udp any any eq ntp snmp\n   20 permit icmp any any", "192.168.200.10",
+     "implicit deny"),
+    # an explicit deny before the permit that covers it
+    ("   5 deny ip host 192.168.200.10 any\n   10 permit tcp 192.168.200.0/24 any eq https",
+     "192.168.200.10", "5 deny ip host 192.168.200.10 any"),
+    # the composite's own rules, from a controller outside 192.168.200.0/24
+    ("   10 permit tcp 192.168.200.0/24 any eq ssh https\n   40 permit tcp any any eq bgp",
+     "10.1.1.1", "implicit deny"),
+    # no controller address known: a source-restricted permit cannot be judged
+    ("   10 permit tcp 192.168.200.0/24 any eq ssh https", "", "implicit deny"),
+])
+def test_an_acl_not_permitting_the_deploy_is_refused(example, acl, controller, verdict):
+    refusals = _acl_refusals(example, acl, controller)
+    assert len(refusals) == 1 and refusals[0].startswith('"%s" in "ip access-list CPP-MGMT"'
+                                                         % verdict), refusals
+
+
+@pytest.mark.parametrize("acl,controller", [
+    ("   10 permit tcp 192.168.200.0/24 any eq ssh https", "192.168.200.10"),
+    ("   10 permit tcp host 192.168.200.10 any eq 443", "192.168.200.10"),
+    ("   10 permit tcp 192.168.0.0 0.0.255.255 any range 400 500", "192.168.200.10"),
+    ("   5 deny ip host 10.1.1.1 any\n   10 permit tcp 192.168.200.0/24 any eq https",
+     "192.168.200.10"),
+    ("   10 permit ip any any", ""),
+])
+def test_an_acl_permitting_the_deploy_is_accepted(example, acl, controller):
+    assert _acl_refusals(example, acl, controller) == []
+
+
+def test_the_plan_time_gate_refuses_only_what_denies_every_controller(example):
+    with pytest.raises(RoceInputError) as exc:
+        _leaf2a(example, "vrf instance MGMT\nip access-list CPP\n   10 permit udp any any eq ntp"
+                "\nsystem control-plane\n   ip access-group CPP vrf MGMT in")
+    assert "line 2: implicit deny" in str(exc.value) and "may not deny management" in \
+        str(exc.value)
+    _leaf2a(example, "vrf instance MGMT\nip access-list CPP\n   10 permit tcp 10.0.0.0/8 any "
+            "eq ssh https\nsystem control-plane\n   ip access-group CPP vrf MGMT in")
 
 
 def test_a_session_diff_changing_a_kept_section_is_refused():
