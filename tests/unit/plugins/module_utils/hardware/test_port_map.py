@@ -15,6 +15,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.inputs import port_map
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 from lab_ports import lab_port_map
 
+import shared_data
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 SKU_DATA = os.path.join(os.path.dirname(ROOT), "shared", "sku_data")
@@ -22,8 +24,7 @@ SKU_DATA = os.path.join(os.path.dirname(ROOT), "shared", "sku_data")
 
 def _ini(platform, hwsku):
     path = os.path.join(SKU_DATA, platform, hwsku, "port_config.ini")
-    if not os.path.exists(path):
-        pytest.skip("%s not found: the vendor port maps are read from ../shared/sku_data" % path)
+    shared_data.need(path, "the vendor port maps are read from ../shared/sku_data")
     with open(path) as handle:
         return handle.read()
 

@@ -13,6 +13,8 @@ from ansible_collections.roce.fabric.plugins.module_utils import pipeline
 from ansible_collections.roce.fabric.plugins.module_utils.lossless import switch as lossless
 from ansible_collections.roce.fabric.plugins.module_utils.plan import build
 
+import shared_data
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))))
 INI = os.path.join(os.path.dirname(ROOT), "shared", "sku_data", "x86_64-nvidia_sn5600-r0",
@@ -21,8 +23,7 @@ INI = os.path.join(os.path.dirname(ROOT), "shared", "sku_data", "x86_64-nvidia_s
 
 def _ini_rows(speed_mbps):
     """{cable m: (size, xon, xoff)} of the vendor's table at one speed."""
-    if not os.path.isfile(INI):
-        pytest.skip("%s not found: the vendor table is read from ../shared/sku_data" % INI)
+    shared_data.need(INI, "the vendor table is read from ../shared/sku_data")
     rows = {}
     with open(INI) as handle:
         for line in handle:

@@ -15,6 +15,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.design import generate
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as render_eos
 
+import shared_data
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 SONIC_PORT_YANG = os.path.join(os.path.dirname(ROOT), "shared", "sonic-yang", "sonic-port.yang")
@@ -27,8 +29,7 @@ HOST_MTU = 9000         # the example's roce_fabric.mtu.host
 
 def _sonic_yang_port_mtu_max():
     """The top of PORT mtu's range in SONiC's own YANG model (../shared/sonic-yang)."""
-    if not os.path.exists(SONIC_PORT_YANG):
-        pytest.skip("../shared/sonic-yang not found")
+    shared_data.need(SONIC_PORT_YANG, "SONiC's YANG models are read from ../shared/sonic-yang")
     with open(SONIC_PORT_YANG) as handle:
         text = handle.read()
     match = re.search(r"leaf mtu \{.*?range (\d+)\.\.(\d+);", text, re.S)

@@ -20,6 +20,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
 from ansible_collections.roce.fabric.plugins.module_utils.render import deviations
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
 
+import shared_data
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))))
 SKU_DATA = os.environ.get("ROCE_SKU_DATA_DIR",
@@ -74,9 +76,7 @@ def _lines(path):
 
 
 def _need(path):
-    if not os.path.exists(path):
-        pytest.skip("%s not found: vendor data is read from ../shared/sku_data" % path)
-    return path
+    return shared_data.need(path, "vendor data is read from ../shared/sku_data")
 
 
 def _ini(hwsku):
