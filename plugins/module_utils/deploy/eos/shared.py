@@ -66,33 +66,41 @@ def port_risks(running: Sequence[grammar.Block], want: Sequence[grammar.Block],
     return out
 
 
+def _source_users(running: Sequence[grammar.Block]) -> Dict[str, List[str]]:
+    """{interface: the lines that take their source address from it}, over the whole running
+    config once."""
+    users: Dict[str, List[str]] = {}
+    for head, body in running:
+        for line in [head] + list(body):
+            words = line.split()
+            for i, word in enumerate(words[:-1]):
+                if word in _SOURCE_WORDS or (word == "source" and words[0] == "ntp"):
+                    users.setdefault(grammar.canonical_interface(words[i + 1]), []).append(
+                        line.strip())
+    return users
+
+
+def _addresses(block: grammar.Block) -> List[str]:
+    return sorted(ln.strip() for ln in block[1] if "address" in ln.split()[:2])
+
+
 def source_risks(running: Sequence[grammar.Block], want: Sequence[grammar.Block],
                  own: ownership.Ownership) -> List[str]:
     """A plan-owned interface (Loopback0, a port) whose addresses the plan changes while a
     service the plan does not own takes its source address from it."""
     before, after = _by_key(running), _by_key(want)
+    users = _source_users(running)
     out = []
-    for name in sorted(own.ports):
+    for name in sorted(own.ports & set(users)):
         key = "interface " + name
         if key not in before:
             continue
-        old = sorted(ln.strip() for ln in before[key][1] if "address" in ln.split()[:2])
-        new = sorted(ln.strip() for ln in after.get(key, ("", []))[1]
-                     if "address" in ln.split()[:2])
+        old, new = _addresses(before[key]), _addresses(after.get(key, ("", [])))
         if old == new:
             continue
-        for head, body in running:
-            if grammar.head_key(head) == key:
-                continue
-            for line in [head] + list(body):
-                words = line.split()
-                for i, word in enumerate(words[:-1]):
-                    if (word in _SOURCE_WORDS or (word == "source" and words[0] == "ntp")) and \
-                            grammar.canonical_interface(words[i + 1]) == name:
-                        out.append('"%s" takes its source address from %s, whose address the '
-                                   'plan changes (%s -> %s): the service would come from a '
-                                   'new address - point it at another interface first, or '
-                                   'keep %s\'s address in the plan'
-                                   % (line.strip(), name, ", ".join(old) or "none",
-                                      ", ".join(new) or "none", name))
+        out += ['"%s" takes its source address from %s, whose address the plan changes '
+                '(%s -> %s): the service would come from a new address - point it at another '
+                'interface first, or keep %s\'s address in the plan'
+                % (line, name, ", ".join(old) or "none", ", ".join(new) or "none", name)
+                for line in users[name]]
     return out
