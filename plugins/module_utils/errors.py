@@ -126,6 +126,8 @@ def _allowed(lo: Optional[float], hi: Optional[float], unit: str, integer: bool,
         span = (" above %s and at most %s" if lo_open else " from %s to %s") % (lo, hi)
     elif lo is not None:
         span = " %s %s" % (">" if lo_open else ">=", lo)
+    elif hi is not None:
+        span = " <= %s" % hi
     return "%s%s%s" % (kind, span, " " + unit if unit else "")
 
 

@@ -18,3 +18,12 @@ def test_bool_is_not_taken_for_a_number():
     with pytest.raises(errors.RoceInputError) as err:
         errors.number("cable_m", True, 0, 10)
     assert "(got bool)" in str(err.value)
+
+
+@pytest.mark.parametrize("lo, hi, value, allowed", [
+    (1, 10, 11, "a number from 1 to 10"), (1, None, 0, "a number >= 1"),
+    (None, 10, 11, "a number <= 10")])
+def test_the_refusal_states_every_bound_given(lo, hi, value, allowed):
+    with pytest.raises(errors.RoceInputError) as err:
+        errors.number("cable_m", value, lo, hi)
+    assert allowed in str(err.value)
