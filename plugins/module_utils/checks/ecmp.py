@@ -132,11 +132,9 @@ def _rail_crossing(fab: Fabric) -> Set[str]:
     collective on its rail (PXN moves cross-rail data over NVLink first), so a leaf that holds
     all of its rails' NICs sends next to nothing up (lossless-math.md §6, rail-optimized)."""
     leaves_of: Dict[Tuple[int, int], Set[str]] = {}     # (plane, rail): leaves
-    rails_of: Dict[str, Set[int]] = {}                 # leaf: rails
     for _host, nics in fab.hosts:
         for nic in nics:
             leaves_of.setdefault((fab.switches[nic.leaf].plane, nic.rail), set()).add(nic.leaf)
-            rails_of.setdefault(nic.leaf, set()).add(nic.rail)
     crossing: Set[str] = set()
     pods_of: Dict[Tuple[int, int], Set[Optional[int]]] = {}
     for (plane, rail), leaves in leaves_of.items():
