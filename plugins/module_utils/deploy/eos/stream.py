@@ -54,8 +54,8 @@ def sent(src: str, transport: str = "httpapi") -> List[Any]:
             continue
         if banner is not None:
             if cmd == "EOF":
-                out.append((banner, "\n".join(body)) if transport != "network_cli"
-                           else (banner, "\n".join(body)))
+                # one (command, input) either way: what reaches the banner is the same
+                out.append((banner, "\n".join(body)))
                 banner = None
             else:
                 body.append(cmd)
