@@ -1,9 +1,11 @@
 # roce.fabric developer entry points. `make demo` and `make test` are all a new machine needs:
-# both set up .venv (and the Debian packages the tests use) on first run.
+# both set up .venv on first run - demo with what the collection needs (requirements.txt), test
+# with the test lab on top (requirements-test.txt and the Debian packages the tests use).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.runtime
 LINK := .collections/ansible_collections/roce/fabric
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/.collections
@@ -20,10 +22,19 @@ export PYTEST_ADDOPTS ?= -p no:cacheprovider
 
 setup: $(STAMP) $(LINK)
 
-$(STAMP): requirements.txt requirements-test.txt tools/setup-system.sh
-	tools/setup-system.sh
+# What the main job needs (requirements.txt): `make demo` installs nothing more - no Debian
+# package, no test tool, nothing as root.
+$(RUNTIME): requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt 2>&1 | grep -v "^WARNING: Location" || true
+	$(BIN)/python -c "import ansible, netaddr, jinja2, jsonschema"
+	touch $@
+
+# The test lab on top: the Debian packages the tests use (tools/setup-system.sh) and the test
+# and lint tools (requirements-test.txt).
+$(STAMP): $(RUNTIME) requirements-test.txt tools/setup-system.sh
+	tools/setup-system.sh
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements-test.txt 2>&1 | grep -v "^WARNING: Location" || true
 	$(BIN)/python -c "import ansible, molecule, testinfra, hypothesis, netaddr, libyang"
 	touch $@
@@ -32,7 +43,7 @@ $(LINK):
 	mkdir -p $(dir $@)
 	ln -sfn ../../.. $@
 
-demo: setup
+demo: $(RUNTIME) $(LINK)
 	$(BIN)/ansible-playbook site.yml
 
 test: unit lint doc-check sanity molecule
