@@ -19,8 +19,8 @@ from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.design import inventory
 
 display = Display()
-_INTS = ("gpus", "radix", "planes", "nics_per_host", "speed_gbps")
-_DEFAULTS = {"radix": 64, "planes": 1, "nics_per_host": 8, "speed_gbps": 400}
+_INTS = ("gpus", "radix", "planes", "nics_per_host", "speed_gbps", "tiers")
+_DEFAULTS = {"radix": 64, "planes": 1, "nics_per_host": 8, "speed_gbps": 400, "tiers": None}
 
 
 def _int(value):
@@ -58,7 +58,7 @@ class ActionModule(ActionBase):
             return dict(result, failed=True, msg=prefix + "force: %s" % exc)
         values = dict((k, _int(args.get(k, _DEFAULTS.get(k)))) for k in _INTS)
         for key in _INTS[1:]:
-            if values[key] in (None, ""):
+            if values[key] in (None, ""):     # tiers: None, the fewest tiers that fit
                 values[key] = _DEFAULTS[key]
         dest = os.path.abspath(os.path.expanduser(str(args["dest"])))
         try:
@@ -67,7 +67,7 @@ class ActionModule(ActionBase):
                 models=_mapping_or_text(args.get("models")),
                 platforms=_mapping_or_text(args.get("platforms")),
                 nics_per_host=values["nics_per_host"], speed_gbps=values["speed_gbps"],
-                name=_mapping_or_text(args.get("name")))
+                name=_mapping_or_text(args.get("name")), tiers=values["tiers"])
             todo = inventory.write(dest, content, force=force, check=self._task.check_mode)
         except errors.RoceInputError as exc:
             return dict(result, failed=True, msg=prefix + str(exc))

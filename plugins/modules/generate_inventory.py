@@ -33,6 +33,11 @@ description:
   - Every input is checked first; a bad one fails with one line naming the field, the value and
     what is allowed (for example a radix larger than the model's ports at O(speed_gbps), or a
     model on a platform it does not run).
+  - Leaves always come in whole pairs. A GPU count whose fabric the plan would refuse - an odd
+    number of leaves, leaves that do not fill whole rail groups (a host's NICs of one plane span
+    O(nics_per_host)/O(planes) leaves), or three tiers with an odd number of pods per plane
+    (super-spine groups) - is refused, naming the rule and the nearest GPU counts below and above
+    that build; nothing is rounded.
   - Refuses to write into a non-empty O(dest) unless it already holds exactly this inventory or
     O(force=true). Writes only files whose content changes, so a second run changes nothing.
   - The generated inventory is a starting point to edit (addresses, ASNs, cable lengths, the
@@ -56,6 +61,14 @@ options:
         O(nics_per_host) must be a multiple of it.
     type: int
     default: 1
+  tiers:
+    description:
+      - Tiers of the Clos - V(2) (leaves and spines, at most radix^2/2 GPUs per plane) or V(3)
+        (pods of radix/2 leaves and spines under super-spines, at most radix^3/4). Unset, the
+        fewest that reach O(gpus) (two up to radix^2/2 per plane, three above).
+      - A count that cannot be built at these tiers is refused with the limit it breaks.
+    type: int
+    choices: [2, 3]
   nics_per_host:
     description: NICs (GPUs) per GPU host.
     type: int

@@ -15,7 +15,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
@@ -37,16 +37,19 @@ def _names(prefix: str, fmt: str, count: int) -> List[str]:
 
 
 def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
-         speed_gbps: int = 400, platforms: str = "mixed"
+         speed_gbps: int = 400, platforms: str = "mixed", tiers: Optional[int] = None
          ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]], Dict[str, Any]]:
-    """(groups, hostvars, size) for ``gpus`` GPU ports at ``radix``, one NIC per GPU."""
+    """(groups, hostvars, size) for ``gpus`` GPU ports at ``radix``, one NIC per GPU, in
+    ``tiers`` tiers (None: the fewest that fit). Refuses a count whose fabric would not plan
+    (sizing.check_buildable: a leaf without its pair, ...)."""
     errors.choice("platforms", platforms, PLATFORM_MIXES)
-    size = sizing.size_fabric(gpus, radix, planes)
-    one = size.get("per_plane", size)
+    sizing.size_fabric(gpus, radix, planes, tiers)       # gpus, radix, planes and tiers first
     nics = errors.number("nics_per_host", nics_per_host, 1, 16, "", None, integer=True)
     if gpus % nics or nics % planes:
         raise errors.RoceInputError("nics_per_host", nics, "a divisor of the GPU count and a "
                                     "multiple of the planes")
+    size = sizing.check_buildable(gpus, radix, planes, nics, tiers)
+    one = size.get("per_plane", size)
     half = radix // 2
     groups: Dict[str, Any] = {"spines": [], "leaves": [], "superspines": [], "gpu_hosts": [],
                               "_children": {"leaf_pairs": [], "pods": [], "planes": []}}

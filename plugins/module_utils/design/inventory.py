@@ -87,10 +87,11 @@ def _platforms(value: Any, tiers: int) -> Dict[str, str]:
 def validate(gpus: int, radix: int = 64, planes: int = 1,
              models: Union[None, str, Dict[str, str]] = None,
              platforms: Union[None, str, Dict[str, str]] = None, nics_per_host: int = 8,
-             speed_gbps: int = 400, name: Optional[str] = None) -> Dict[str, Any]:
+             speed_gbps: int = 400, name: Optional[str] = None,
+             tiers: Optional[int] = None) -> Dict[str, Any]:
     """The checked inputs as a dict (models and platforms per tier), or RoceInputError: one
     line naming the field, the value and what is allowed."""
-    size = sizing.size_fabric(gpus, radix, planes)        # gpus, radix, planes and capacity
+    size = sizing.size_fabric(gpus, radix, planes, tiers)   # gpus, radix, planes, tiers, capacity
     one = size.get("per_plane", size)
     nics = errors.number("nics_per_host", nics_per_host, 1, 16, "NICs per host", None,
                          integer=True)
@@ -101,6 +102,7 @@ def validate(gpus: int, radix: int = 64, planes: int = 1,
     if gpus % nics:
         raise errors.RoceInputError("gpus", gpus, "a multiple of nics_per_host = %d (one NIC "
                                     "per GPU, whole hosts)" % nics)
+    sizing.check_buildable(gpus, radix, planes, nics, tiers)   # whole leaf pairs, rail groups
     if isinstance(speed_gbps, bool) or speed_gbps not in catalog.SPEEDS_GBPS:
         raise errors.RoceInputError("speed_gbps", speed_gbps, "one of %s (Gb/s)" % ", ".join(
             str(s) for s in sorted(catalog.SPEEDS_GBPS)))
@@ -256,13 +258,14 @@ def _group_name(name: str) -> str:
 def files(gpus: int, radix: int = 64, planes: int = 1,
           models: Union[None, str, Dict[str, str]] = None,
           platforms: Union[None, str, Dict[str, str]] = None, nics_per_host: int = 8,
-          speed_gbps: int = 400, name: Optional[str] = None
+          speed_gbps: int = 400, name: Optional[str] = None, tiers: Optional[int] = None
           ) -> Tuple[Dict[str, str], Dict[str, Any]]:
     """({relative path: text}, summary) of the inventory directory; RoceInputError on a bad
     input (one line: field, value, what is allowed)."""
-    spec = validate(gpus, radix, planes, models, platforms, nics_per_host, speed_gbps, name)
+    spec = validate(gpus, radix, planes, models, platforms, nics_per_host, speed_gbps, name,
+                    tiers)
     groups, hostvars, size = generate.clos(gpus, radix, spec["planes"], spec["nics_per_host"],
-                                           spec["speed_gbps"], platforms="mixed")
+                                           spec["speed_gbps"], platforms="mixed", tiers=tiers)
     tiers = spec["tiers"]
     fabric: Any = None          # the roce_fabric generate.clos sets on one switch
     for host in groups["roce_switches"]:
@@ -279,7 +282,7 @@ def files(gpus: int, radix: int = 64, planes: int = 1,
         "# Every variable is a group's (group_vars/): no host_vars, host names as ranges.",
         "all:", "  children:", "    roce_switches:", "      children:",
         "        superspines:%s" % ("" if tiers == 3 else
-                                    "   # two tiers: none (three tiers above k^2/2 per plane)")]
+                                    "   # two tiers: none (tiers 3, or above k^2/2 per plane)")]
     hosts_yml += _hosts(groups["superspines"], " " * 10)
     hosts_yml += ["        spines:"] + _hosts(groups["spines"], " " * 10)
     hosts_yml += ["        leaves:", "          children:", "            leaf_pairs:",

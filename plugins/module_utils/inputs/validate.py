@@ -310,9 +310,26 @@ def validate_inventory(
         elif memo[key]:       # the same group variables: count this host under each line
             found += [err[:3] + (host,) for err in memo[key]]
         plain_vars[host] = own
+    _top_tier_uplinks(kinds, plain_vars, found)
     if found:
         raise RoceInputErrors(found)
     return fabric, kinds, plain_vars, first
+
+
+def _top_tier_uplinks(kinds: Dict[str, str], plain_vars: Dict[str, Dict[str, Any]],
+                      found: List[Found]) -> None:
+    """roce_uplink_overrides on the top tier (the spines of two tiers, the super-spines of
+    three): that tier has no links above it, so model/links.py would apply it to nothing."""
+    three = "superspine" in kinds.values()
+    top, below = ("superspine", "spines") if three else ("spine", "leaves")
+    for host, kind in kinds.items():
+        value = plain_vars.get(host, {}).get("roce_uplink_overrides")
+        if kind == top and value:
+            found.append(("roce_uplink_overrides", value, "unset on a %s: the top tier of a "
+                          "%d-tier fabric has no uplinks (its links to the %s: "
+                          "roce_downlink_overrides here, or roce_uplink_overrides on the %s)"
+                          % (top.replace("superspine", "super-spine"), 3 if three else 2,
+                             below, below), host))
 
 
 def _plain_or_error(value: Any, field: str, host: Optional[str], found: List[Found]) -> Any:

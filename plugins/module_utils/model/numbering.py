@@ -42,6 +42,19 @@ class _Pool:
         self.head_of: Optional[int] = None
         self.head = ""
 
+    def fits(self, need: int, what: str) -> None:
+        """Refuse a pool smaller than ``need`` addresses (/31s at step 2) for ``what``, with
+        the numbers: the need, this prefix's capacity and the smallest prefix that fits."""
+        size = self.last - self.first + 1
+        if need * self.step <= size:
+            return
+        unit = "/31s" if self.step == 2 else "addresses (/32)"
+        fit = 32 - (need * self.step - 1).bit_length()
+        raise errors.RoceInputError(self.field, str(self.net), "a prefix of /%d or shorter: %s "
+                                    "need %d %s and a /%d holds %d" % (
+                                        fit, what, need, unit, self.net.prefixlen,
+                                        size // self.step))
+
     def take(self) -> Union[str, Tuple[str, str]]:
         """The next address: a /32 text (step 1), or a /31's two address texts (step 2)."""
         first = self.first + self.next * self.step
@@ -81,6 +94,12 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
     fabric_pool = _Pool("roce_fabric.addressing.fabric_p2p", pools["fabric_p2p"], 2)
     host_pool = _Pool("roce_fabric.addressing.host_p2p", pools["host_p2p"], 2)
     _check_pools_apart((loop, fabric_pool, host_pool))
+    switch_links = sum(1 for link in fab.links if link[0] == "fabric")
+    switches = len(fab.switches)
+    loop.fits(switches, "the %d switches' loopbacks" % switches)
+    fabric_pool.fits(switch_links, "the %d switch-to-switch links" % switch_links)
+    host_pool.fits(len(fab.links) - switch_links, "the %d host links"
+                   % (len(fab.links) - switch_links))
     errors.choice("roce_fabric.asn.superspine_scheme", asn["superspine_scheme"], schemes)
     for sw in fab.all_switches():
         auto = loop.take()
