@@ -39,6 +39,13 @@ def test_generate_then_plan_and_render(tmp_path):
     assert bad.returncode != 0
     assert "gpus = 100 is not valid: a multiple of nics_per_host = 8" in bad.stdout
 
+    # tiers reaches the generator as -e text: two tiers at radix 8 hold 8*8/2 = 32 GPUs a plane,
+    # 128 GPUs over 2 planes are 64 a plane
+    two = _run(*(args[:1] + ["-e", "gpus=128", "-e", "radix=8", "-e", "planes=2", "-e",
+                             "tiers=2", "-e", "dest=%s" % (tmp_path / "y")]))
+    assert two.returncode != 0 and not os.path.exists(str(tmp_path / "y"))
+    assert "at most k^2/2 = 32 GPUs per plane (128 GPUs over 2 planes)" in two.stdout, two.stdout
+
     out = str(tmp_path / "intended")
     site = _run("site.yml", "-i", dest, "-e", "switch_output_dir=%s" % out)
     assert site.returncode == 0, site.stdout[-3000:] + site.stderr
