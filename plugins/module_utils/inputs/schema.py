@@ -392,7 +392,8 @@ SWITCH_VARS: Dict[str, Schema] = {
     "roce_uplink_overrides": _obj(GROUP_LINK_OVERRIDE, "link properties of every link of this "
                                   "switch towards the tier above (a leaf pair's uplinks: set it "
                                   "in the pair's group_vars); both ends, a port's own "
-                                  "roce_link_overrides wins"),
+                                  "roce_link_overrides wins; refused on the top tier, which "
+                                  "has no uplinks"),
     "roce_downlink_overrides": _obj(GROUP_LINK_OVERRIDE, "link properties of every link of this "
                                     "switch towards the tier below (a spine's leaf links, a "
                                     "leaf's host links: their MTU sets the leaf's end, the NIC "
