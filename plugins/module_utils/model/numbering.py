@@ -50,8 +50,8 @@ class _Pool:
             return
         unit = "/31s" if self.step == 2 else "addresses (/32)"
         fit = 32 - (need * self.step - 1).bit_length()
-        raise errors.RoceInputError(self.field, str(self.net), "a prefix of /%d or shorter: %s "
-                                    "need %d %s and a /%d holds %d" % (
+        raise errors.RoceInputError(self.field, str(self.net), "a prefix large enough, /%d or "
+                                    "shorter: %s need %d %s and a /%d holds %d" % (
                                         fit, what, need, unit, self.net.prefixlen,
                                         size // self.step))
 

@@ -98,14 +98,14 @@ def test_top_tier_uplink_overrides_are_refused_at_the_gate():
 @pytest.mark.parametrize("pool, prefix, words", [
     # 32 GPUs at radix 8: 8 leaves x 4 uplinks = 32 switch links, 32 /31s = 64 addresses = /26;
     # a /29 holds 4 /31s.
-    ("fabric_p2p", "10.64.0.0/29", "a prefix of /26 or shorter: the 32 switch-to-switch links "
-     "need 32 /31s and a /29 holds 4"),
+    ("fabric_p2p", "10.64.0.0/29", "a prefix large enough, /26 or shorter: the 32 "
+     "switch-to-switch links need 32 /31s and a /29 holds 4"),
     # 32 host links: a /27 holds 16 /31s, /26 holds 32.
-    ("host_p2p", "10.128.0.0/27", "a prefix of /26 or shorter: the 32 host links need 32 /31s "
-     "and a /27 holds 16"),
+    ("host_p2p", "10.128.0.0/27", "a prefix large enough, /26 or shorter: the 32 host links "
+     "need 32 /31s and a /27 holds 16"),
     # 12 switches (8 leaves, 4 spines): a /29 holds 8 loopbacks, /28 16.
-    ("loopbacks", "10.0.0.0/29", "a prefix of /28 or shorter: the 12 switches' loopbacks need "
-     "12 addresses (/32) and a /29 holds 8"),
+    ("loopbacks", "10.0.0.0/29", "a prefix large enough, /28 or shorter: the 12 switches' "
+     "loopbacks need 12 addresses (/32) and a /29 holds 8"),
 ])
 def test_a_small_pool_is_refused_with_the_numbers(pool, prefix, words):
     groups, hostvars = generate.clos(32, 8)[:2]
