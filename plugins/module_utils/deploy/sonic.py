@@ -141,6 +141,7 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
     user rows first, pools and profiles written before the rows that use them, unused profiles
     then pools removed, pools grown last.
     Deterministic: an applied config gives an empty patch."""
+    sonic_shared.checked(intended, hand_over)          # a misspelt entry, before anything else
     names = plan_names(intended)
     removes, writes = [], []
     for table in sorted(set(running) | set(intended)):

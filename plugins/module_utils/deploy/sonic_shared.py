@@ -92,14 +92,16 @@ def risks(running: Dict[str, Any], intended: Dict[str, Any],
     objects the plan owns; ValueError for a ``hand_over`` entry naming no object the plan
     writes."""
     names, keeps = _owner(running, intended)
-    handed = _checked(intended, hand_over)
+    handed = checked(intended, hand_over)
     return (membership_risks(running, intended, names) + binding_risks(running, intended, names)
             + source_risks(running, intended, names)
             + named_risks(running, intended, keeps, handed)
             + breakout_risks(running, intended))
 
 
-def _checked(intended: Dict[str, Any], hand_over: Iterable[str]) -> AbstractSet[str]:
+def checked(intended: Dict[str, Any], hand_over: Iterable[str]) -> AbstractSet[str]:
+    """The ``hand_over`` entries, each a named object the plan writes ("TABLE|name"); else
+    ValueError naming the entry and the valid names."""
     valid = sorted("%s|%s" % (t, n) for t in NAMED for n in intended.get(t, {}))
     wrong = [h for h in hand_over if h not in valid]
     if wrong:
