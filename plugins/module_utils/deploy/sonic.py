@@ -175,12 +175,28 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
     if changes and not allow_buffer_recreate:
         raise ValueError(buffers.refusal(changes))
     _refuse_referenced(running, intended, names, patch, owned)
-    shared = sonic_shared.risks(running, intended, hand_over)
+    shared = shared_risks(running, intended, hand_over, owned)
     if shared:
         raise ValueError("\n".join(shared[:SHOWN_RISKS]) + (
             "\n(and %d more)" % (len(shared) - SHOWN_RISKS) if len(shared) > SHOWN_RISKS
             else ""))
     return patch
+
+
+def shared_risks(running: Dict[str, Any], intended: Dict[str, Any],
+                 hand_over: Iterable[str] = (), owned: AbstractSet[str] = OWNED_TABLES
+                 ) -> List[str]:
+    """``sonic_shared.risks`` with this patch's ownership: a running field is kept (not the
+    plan's) when its key is not the plan's, or is a shared-table key whose field the plan does
+    not write."""
+    names = plan_names(intended)
+
+    def keeps(table: str, key: str, field: str) -> bool:
+        want = intended.get(table, {}).get(key)
+        if want is not None:         # an owned key is made the plan's, a shared one merged
+            return field not in want and table not in owned
+        return not (table in owned and owned_key(table, key, intended, names, running))
+    return sonic_shared.risks(running, intended, names, keeps, hand_over)
 
 
 def config_phases(running: Dict[str, Any], intended: Dict[str, Any],

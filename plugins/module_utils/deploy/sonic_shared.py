@@ -73,25 +73,13 @@ SHOWN = 3                                   # users named in a message; the rest
 BREAKOUT = re.compile(r"(\d{1,6})x(\d{1,6})G?(\[[\dG,]*\])?(\((\d{1,6})\))?$")
 
 
-def _owner(running: Dict[str, Any], intended: Dict[str, Any]) -> Tuple[AbstractSet[str], Keeps]:
-    from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic  # cycle
-    names = sonic.plan_names(intended)
-
-    def keeps(table: str, key: str, field: str) -> bool:
-        want = intended.get(table, {}).get(key)
-        if want is not None:         # an owned key is made the plan's, a shared one merged
-            return field not in want and table not in sonic.OWNED_TABLES
-        return not (table in sonic.OWNED_TABLES and
-                    sonic.owned_key(table, key, intended, names, running))
-    return names, keeps
-
-
-def risks(running: Dict[str, Any], intended: Dict[str, Any],
-          hand_over: Iterable[str] = ()) -> List[str]:
+def risks(running: Dict[str, Any], intended: Dict[str, Any], names: AbstractSet[str],
+          keeps: Keeps, hand_over: Iterable[str] = ()) -> List[str]:
     """One line per conflict between the plan and what the running CONFIG_DB hangs on the
     objects the plan owns; ValueError for a ``hand_over`` entry naming no object the plan
-    writes."""
-    names, keeps = _owner(running, intended)
+    writes. ``names``: the plan's ports and loopbacks, ``keeps``: the patch's ownership
+    (deploy/sonic.py ``plan_names``, ``shared_risks``; passed in so this module does not import
+    that one)."""
     handed = checked(intended, hand_over)
     return (membership_risks(running, intended, names) + binding_risks(running, intended, names)
             + source_risks(running, intended, names)

@@ -77,7 +77,7 @@ def test_handed_over_the_patch_rewrites_only_the_profile_under_the_foreign_ports
 def test_an_identical_profile_is_reused_without_refusal():
     running, want = realistic(), intended()
     running["BUFFER_PROFILE"][PROFILE] = copy.deepcopy(want["BUFFER_PROFILE"][PROFILE])
-    assert sonic_shared.risks(running, want) == []
+    assert deploy_sonic.shared_risks(running, want) == []
     assert deploy_sonic.config_patch(running, want, allow_reload=RELOAD)
 
 
@@ -148,7 +148,7 @@ def test_services_sourced_from_an_address_the_plan_removes_are_named():
     running["SNMP_AGENT_ADDRESS_CONFIG"]["10.1.0.32|161|"] = {}
     running["SYSLOG_SERVER"]["10.0.10.5"]["source"] = "10.1.0.32"
     running["NTP"]["global"]["src_intf"] = ["eth0", "Loopback0"]        # a leaf-list
-    lines = sonic_shared.risks(running, want, HAND_OVER)
+    lines = deploy_sonic.shared_risks(running, want, HAND_OVER)
     assert len(lines) == 3
     assert any("SNMP_AGENT_ADDRESS_CONFIG|10.1.0.32|161|" in ln and
                "LOOPBACK_INTERFACE|Loopback0|10.1.0.32/32" in ln for ln in lines)
@@ -160,7 +160,7 @@ def test_the_realistic_switch_hangs_nothing_else_on_the_plan():
     """Its LAG, VLAN, in-band VRF port, TACACS+ (Loopback1) and SNMP (Loopback1, mgmt) all sit
     outside the plan: only the profile is refused."""
     running, want = realistic(), intended()
-    assert sonic_shared.risks(running, want, HAND_OVER) == []
+    assert deploy_sonic.shared_risks(running, want, HAND_OVER) == []
 
 
 # -------------------------------------------------------------------- breakout (item 6)
