@@ -63,6 +63,23 @@ options:
         those PGs and queues in between, so use a maintenance window.
     type: bool
     default: false
+  hand_over:
+    description:
+      - Named objects the plan writes, as C(TABLE|name) (for example
+        C(BUFFER_PROFILE|pg_lossless_400000_5m_profile)), that the switch runs with other
+        fields while keys the plan does not own use them (other ports' BUFFER_PG, BUFFER_QUEUE,
+        profile lists, PORT_QOS_MAP or QUEUE rows). By default such a patch is refused, naming
+        the object, the differing fields, the users and (for a buffer profile) the extra
+        reservation; listed here, the patch rewrites the object for every user.
+      - Also refused before anything is applied, and not affected by this option - free the
+        object on the switch or change the plan - a plan port that is a PortChannel or VLAN
+        member or is bound to a VRF the plan drops, a service (TACACS+, RADIUS, NTP, syslog,
+        SNMP, sFlow, DHCP relay) that takes its source from an interface or address the plan
+        changes, and a plan port the device's breakout mode (BREAKOUT_CFG) does not have.
+      - An entry naming no object the plan writes fails, listing the valid names.
+    type: list
+    elements: str
+    default: []
   state:
     description:
       - V(applied) computes and applies the patch; V(rolled_back) runs C(config rollback) to
@@ -136,6 +153,7 @@ def main():
             patch_path=dict(type="path", default="/var/tmp/roce-fabric/patch.json"),
             allow_reload_fields=dict(type="list", elements="str", default=[]),
             allow_buffer_recreate=dict(type="bool", default=False),
+            hand_over=dict(type="list", elements="str", default=[]),
             state=dict(type="str", default="applied",
                        choices=["applied", "rolled_back", "forgotten"]),
         ),
@@ -170,8 +188,9 @@ def main():
     try:
         phases = deploy_sonic.config_phases(running, intended,
                                             allow_reload=p["allow_reload_fields"],
-                                            allow_buffer_recreate=p["allow_buffer_recreate"])
-    except ValueError as exc:   # management plane, referenced key, reload or create-only field
+                                            allow_buffer_recreate=p["allow_buffer_recreate"],
+                                            hand_over=p["hand_over"])
+    except ValueError as exc:   # management plane, referenced key, reload, create-only, shared
         module.fail_json(msg="%s: nothing was applied" % exc)
     patch = [op for phase in phases for op in phase]
     tables = deploy_sonic.summarize(patch)

@@ -23,7 +23,7 @@ __metaclass__ = type
 
 from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers, sonic_shared
 
 # Tables whose every key comes from the plan: keys the plan no longer has are removed.
 OWNED_TABLES = frozenset((
@@ -53,6 +53,7 @@ PORT_KEYED = frozenset((
     "PORT_QOS_MAP", "QUEUE"))
 # DEVICE_METADATA fields whose change only takes effect after a config reload: refused unless
 # the inventory allows them by name (switch_deploy_sonic_allow_reload_fields).
+SHOWN_RISKS = 10          # shared-object refusals shown; the rest are counted
 RELOAD_FIELDS = {
     "docker_routing_config_mode": "bgpcfgd and FRR read it only at start: the switch keeps its "
                                   "routing config mode until a config reload (or a restart of "
@@ -118,7 +119,8 @@ def owned_key(table: str, key: str, intended: Dict[str, Any], names: AbstractSet
 def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
                  owned: AbstractSet[str] = OWNED_TABLES,
                  allow_reload: Iterable[str] = (),
-                 allow_buffer_recreate: bool = False) -> List[Dict[str, Any]]:
+                 allow_buffer_recreate: bool = False,
+                 hand_over: Iterable[str] = ()) -> List[Dict[str, Any]]:
     """RFC 6902 operations that turn ``running`` CONFIG_DB into one carrying ``intended``.
 
     Ownership: in the owned tables the plan's keys (its ports', its loopbacks', its BGP
@@ -131,10 +133,15 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
     change that needs a reload (unless in ``allow_reload``); a change of a field orchagent sets
     only on create (a pool's type/mode, a profile's pool or threshold mode) unless
     ``allow_buffer_recreate`` (then ``config_phases`` deletes and re-creates the object);
-    anything in the management plane. Field-level where a key exists on both sides. Ordered as
-    orchagent takes it (``buffers.order``): removals of user rows first, pools and profiles
-    written before the rows that use them, unused profiles then pools removed, pools grown last.
+    anything in the management plane; an object the plan owns that something it does not own
+    hangs on (``sonic_shared.risks``: a plan port in a LAG, VLAN or another VRF, a service
+    sourced from an interface the plan readdresses, a differing named object other ports use
+    unless in ``hand_over``, a breakout mode the plan's ports do not fit). Field-level where a
+    key exists on both sides. Ordered as orchagent takes it (``buffers.order``): removals of
+    user rows first, pools and profiles written before the rows that use them, unused profiles
+    then pools removed, pools grown last.
     Deterministic: an applied config gives an empty patch."""
+    sonic_shared.checked(intended, hand_over)          # a misspelt entry, before anything else
     names = plan_names(intended)
     removes, writes = [], []
     for table in sorted(set(running) | set(intended)):
@@ -168,20 +175,43 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
     if changes and not allow_buffer_recreate:
         raise ValueError(buffers.refusal(changes))
     _refuse_referenced(running, intended, names, patch, owned)
+    shared = shared_risks(running, intended, hand_over, owned)
+    if shared:
+        raise ValueError("\n".join(shared[:SHOWN_RISKS]) + (
+            "\n(and %d more)" % (len(shared) - SHOWN_RISKS) if len(shared) > SHOWN_RISKS
+            else ""))
     return patch
+
+
+def shared_risks(running: Dict[str, Any], intended: Dict[str, Any],
+                 hand_over: Iterable[str] = (), owned: AbstractSet[str] = OWNED_TABLES
+                 ) -> List[str]:
+    """``sonic_shared.risks`` with this patch's ownership: a running field is kept (not the
+    plan's) when its key is not the plan's, or is a shared-table key whose field the plan does
+    not write."""
+    names = plan_names(intended)
+
+    def keeps(table: str, key: str, field: str) -> bool:
+        want = intended.get(table, {}).get(key)
+        if want is not None:         # an owned key is made the plan's, a shared one merged
+            return field not in want and table not in owned
+        return not (table in owned and owned_key(table, key, intended, names, running))
+    return sonic_shared.risks(running, intended, names, keeps, hand_over)
 
 
 def config_phases(running: Dict[str, Any], intended: Dict[str, Any],
                   owned: AbstractSet[str] = OWNED_TABLES,
                   allow_reload: Iterable[str] = (),
-                  allow_buffer_recreate: bool = False) -> List[List[Dict[str, Any]]]:
+                  allow_buffer_recreate: bool = False,
+                  hand_over: Iterable[str] = ()) -> List[List[Dict[str, Any]]]:
     """``config_patch`` as the ``config apply-patch`` runs that keep its order on the switch
     (the updater re-sorts the changes inside one run: ``buffers`` docstring). Usually one run;
     a create-only change allowed by ``allow_buffer_recreate`` is two - remove the rows using the
     object, the object (and the profiles on a re-created pool); then the rest, which creates
     them again with the planned fields and puts kept rows back as they ran - and pools that grow
     while others are removed or shrunk grow in a last run of their own. [] when in sync."""
-    patch = config_patch(running, intended, owned, allow_reload, allow_buffer_recreate)
+    patch = config_patch(running, intended, owned, allow_reload, allow_buffer_recreate,
+                         hand_over)
     changes = buffers.create_only(running, intended) if allow_buffer_recreate else []
     return buffers.phases(running, patch, changes, pointer)
 

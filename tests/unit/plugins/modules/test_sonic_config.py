@@ -185,3 +185,81 @@ def test_a_failed_rebuild_rolls_back_and_says_what_orchagent_keeps(run):
     assert sonic_cmds(switch)[-1] == ["config", "rollback"]
     assert "re-created buffer objects (BUFFER_PROFILE|ingress_lossy_profile) keep their new " \
         "fields in orchagent until `config reload`" in out.result["msg"]
+
+
+# ------------------------------------------------- shared objects (deploy/sonic_shared.py)
+
+def golden():
+    with open(os.path.join(ROOT, "tests", "golden", "example", "configs", "leaf1a.json")) as f:
+        return json.load(f)
+
+
+def foreign_port(running):
+    """A port outside the plan using the plan's lossless profile, which runs with another
+    size on the switch."""
+    running["PORT"]["Ethernet256"] = dict(running["PORT"]["Ethernet0"], lanes="256,257,258,259",
+                                          index="33", alias="etp33a")
+    running["BUFFER_PG"]["Ethernet256|3"] = {"profile": "pg_lossless_400000_5m_profile"}
+    running["BUFFER_PROFILE"]["pg_lossless_400000_5m_profile"]["size"] = "38912"
+    return running
+
+
+def in_lag(running):
+    running["PORTCHANNEL_MEMBER"] = {"PortChannel101|Ethernet0": {}}
+    return running
+
+
+def in_vlan(running):
+    running["VLAN_MEMBER"] = {"Vlan1000|Ethernet4": {"tagging_mode": "untagged"}}
+    return running
+
+
+def in_vrf(running):
+    running["INTERFACE"]["Ethernet8"] = {"vrf_name": "Vrf-inband"}
+    return running
+
+
+def tacacs_source(running):
+    """TACACS+ sourced from Loopback0, which runs with another address than the plan's."""
+    del running["LOOPBACK_INTERFACE"]["Loopback0|198.18.0.2/32"]
+    running["LOOPBACK_INTERFACE"]["Loopback0|10.1.0.32/32"] = {}
+    running["TACPLUS"] = {"global": {"src_intf": "Loopback0"}}
+    return running
+
+
+def one_by_800(running):
+    running["BREAKOUT_CFG"] = {"Ethernet0": {"brkout_mode": "1x800G[400G,200G]"}}
+    running["PORT"]["Ethernet0"].update(lanes="0,1,2,3,4,5,6,7", speed="800000")
+    del running["PORT"]["Ethernet4"]
+    return running
+
+
+@pytest.mark.parametrize("variant,names", [
+    (foreign_port, ["BUFFER_PROFILE|pg_lossless_400000_5m_profile", "BUFFER_PG|Ethernet256|3"]),
+    (in_lag, ["PORT|Ethernet0", "PORTCHANNEL_MEMBER|PortChannel101|Ethernet0"]),
+    (in_vlan, ["PORT|Ethernet4", "VLAN_MEMBER|Vlan1000|Ethernet4"]),
+    (in_vrf, ["INTERFACE|Ethernet8 vrf_name Vrf-inband", "VRF Vrf-inband"]),
+    (tacacs_source, ["TACPLUS|global src_intf Loopback0", "10.1.0.32/32 -> 198.18.0.2/32"]),
+    (one_by_800, ["BREAKOUT_CFG|Ethernet0", "Ethernet4 (lanes 4,5,6,7"]),
+])
+def test_every_shared_object_refusal_fires_in_check_mode_before_anything_runs(
+        run, variant, names):
+    """The role's pending_db.yml runs the module in check mode: it refuses there too."""
+    for check in (True, False):
+        switch = Switch(variant(golden()))
+        out = run(switch, check=check)
+        assert out.failed and sonic_cmds(switch) == [], out.result
+        assert out.result["msg"].endswith(": nothing was applied")
+        assert "patch" not in out.result
+        for name in names:
+            assert name in out.result["msg"]
+
+
+def test_a_handed_over_profile_is_applied_and_a_wrong_name_is_refused(run):
+    out = run(Switch(foreign_port(golden())), check=True,
+              hand_over=["BUFFER_PROFILE|pg_lossless_400000_5m_profile"])
+    assert not out.failed and out.result["tables"]["BUFFER_PROFILE"] == {
+        "add": 0, "replace": 1, "remove": 0}
+    out = run(Switch(foreign_port(golden())), check=True, hand_over=["BUFFER_PROFILE|nope"])
+    assert out.failed and '"BUFFER_PROFILE|nope" names no object the plan writes' in \
+        out.result["msg"]

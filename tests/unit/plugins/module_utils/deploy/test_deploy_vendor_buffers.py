@@ -26,6 +26,12 @@ from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 
 RELOAD = ["docker_routing_config_mode"]          # separated -> split; not what is tested here
+# The switch's pg_lossless_400000_5m_profile runs with other numbers and the 96 ports outside
+# the plan use it (buffermgrd's standard name, which the plan takes too): refused unless handed
+# over (test_sonic_shared.py); so does the vendor template's ingress_lossy_profile (on another
+# pool) under every port's PG 0. Both handed over here, where the buffer carve's order is
+# tested.
+HAND_OVER = ["BUFFER_PROFILE|pg_lossless_400000_5m_profile", "BUFFER_PROFILE|ingress_lossy_profile"]
 USER_TABLES = ("BUFFER_PG", "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST",
                "BUFFER_PORT_EGRESS_PROFILE_LIST")
 
@@ -128,7 +134,8 @@ def end_state(running, want):
 
 
 def deploy(running, want, **kw):
-    phases = deploy_sonic.config_phases(running, want, allow_reload=RELOAD, **kw)
+    phases = deploy_sonic.config_phases(running, want, allow_reload=RELOAD, hand_over=HAND_OVER,
+                                        **kw)
     orch = Orchagent(running)
     for phase in phases:
         orch.run(phase)
@@ -169,7 +176,7 @@ def test_a_single_run_would_leave_orchagent_on_the_vendor_pool():
     ends, so orchagent gets a SET of the profile's pool and skips it."""
     running, want = vendor(realistic()), intended()
     patch = deploy_sonic.config_patch(running, want, allow_reload=RELOAD,
-                                      allow_buffer_recreate=True)
+                                      allow_buffer_recreate=True, hand_over=HAND_OVER)
     orch = Orchagent(running)
     orch.run(patch)
     assert orch.ignored == [("BUFFER_PROFILE", "ingress_lossy_profile")]
@@ -212,7 +219,7 @@ def test_allowed_recreate_deletes_users_profile_pool_then_builds_the_plan():
     flat = [op for phase in phases for op in phase]
     assert jsonpatch.apply_patch(running, flat) == orch.db
     assert deploy_sonic.config_phases(orch.db, want, allow_reload=RELOAD,
-                                      allow_buffer_recreate=True) == []
+                                      allow_buffer_recreate=True, hand_over=HAND_OVER) == []
 
 
 def zero_profile(running, users):
