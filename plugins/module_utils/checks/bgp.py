@@ -7,7 +7,8 @@ neighbour's route limit holds what that neighbour sends.
 Both rules read what the renders write verbatim: the switch's bgp keepalive_s / hold_s / bfd
 (every neighbour's timers and bfd lines) and each neighbour's max_routes (maximum-routes on
 EOS, maximum-prefix on FRR). The route count is recounted here with the renderer's own prefix
-list (render/policy.py connected_prefixes), not taken from the plan's ``routes``.
+list (plan/targets.py connected_prefixes, what render/policy.py writes into RF-CONNECTED), not
+taken from the plan's ``routes``.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -18,10 +19,9 @@ from typing import Any, Dict, List, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
     finding, rule, switches)
-from ansible_collections.roce.fabric.plugins.module_utils.plan import bgp_limits
+from ansible_collections.roce.fabric.plugins.module_utils.plan import bgp_limits, targets
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Device, Finding, SwitchIntent)
-from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 PROVES_TIMERS = ("both ends of every fabric BGP session render the same keepalive / hold time "
                  "and both or neither run BFD (an end that drops a session the other still "
@@ -70,7 +70,7 @@ def bgp_route_limit(_fab: Any, devices: Dict[str, Device]) -> List[Finding]:
     comp = bgp_limits.components(by_name)
     sent: Dict[int, int] = {}
     for name, dev in by_name.items():
-        sent[comp[name]] = sent.get(comp[name], 0) + len(policy.connected_prefixes(dev))
+        sent[comp[name]] = sent.get(comp[name], 0) + len(targets.connected_prefixes(dev))
     out: List[Finding] = []
     for name, dev in by_name.items():
         routes = sent[comp[name]]

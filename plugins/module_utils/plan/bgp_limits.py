@@ -4,9 +4,8 @@
 """How many routes each BGP neighbour sends a switch, and the per-neighbour route limit.
 
 What a switch announces is its loopback and the /31 of each host-facing port with an address
-(render/policy.py connected_prefixes, which the renders use; ``originated`` counts the same
-from the intent, so the plan does not import a renderer; rule bgp-route-limit recounts with the
-renderer's own function). Fabric /31s are not announced.
+(plan/targets.py connected_prefixes: the list the renders write into RF-CONNECTED; rule
+bgp-route-limit recounts it). Fabric /31s are not announced.
 
 A neighbour sends at most one path per prefix (no add-path is rendered), and in a connected
 eBGP fabric every switch has a route to every prefix of its BGP component (a plane is its own
@@ -23,6 +22,7 @@ __metaclass__ = type
 
 from typing import Dict, List
 
+from ansible_collections.roce.fabric.plugins.module_utils.plan import targets
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
 
 # The limit over the count: x1.5, and at least +1000. Why: switches are re-rendered one roll at
@@ -41,9 +41,8 @@ def route_limit(count: int) -> int:
 
 
 def originated(dev: SwitchIntent) -> int:
-    """The prefixes ``dev`` announces: its loopback and each host port's /31 (render/policy.py
-    connected_prefixes counts the same list)."""
-    return 1 + sum(1 for p in dev["ports"] if p["peer_kind"] == "host" and p.get("address"))
+    """How many prefixes ``dev`` announces."""
+    return len(targets.connected_prefixes(dev))
 
 
 def components(switches: Dict[str, SwitchIntent]) -> Dict[str, int]:
