@@ -28,6 +28,10 @@ NS = os.environ.get("ROCE_FABRIC_LAB_NS", "rff%s-" % ID)
 BRIDGE = os.environ.get("ROCE_FABRIC_LAB_BRIDGE", "rffbr" + ID)
 MGMT = os.environ.get("ROCE_FABRIC_LAB_MGMT", "198.19." + ID) + ".%d"
 MGMT_LINK = os.environ.get("ROCE_FABRIC_LAB_LINK", "rfm%s-" % ID)
+# ROCE_FABRIC_LAB_BFDD=1: switches also run bfdd (the rendered `neighbor X bfd` lines then
+# bring BFD sessions up; SONiC starts bfdd only where its image has it, docs/rendering.md)
+DAEMONS = ("zebra", "bgpd") + (("bfdd",) if os.environ.get("ROCE_FABRIC_LAB_BFDD") == "1"
+                               else ())
 # ip netns exec bind-mounts /etc/netns/<ns>/<x> over /etc/<x> only where /etc/<x> exists; a
 # missing target leaves the namespace on the real /etc, shared by every lab host (their plans
 # overwrote each other: the verify flake of a first run on a fresh machine). up() makes the
@@ -149,13 +153,15 @@ def router(name):
     os.makedirs("/var/run/frr/" + ns, exist_ok=True)
     ns_exec(ns, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1",
             "net.ipv4.fib_multipath_hash_policy=1")
-    for daemon in ("zebra", "bgpd"):
+    for daemon in DAEMONS:
         with open(os.path.join(d, daemon + ".conf"), "w") as handle:
             handle.write("frr defaults datacenter\nhostname %s\n" % name)
     sh("chown", "-R", "frr:frr", d, "/var/run/frr/" + ns)
-    for daemon in ("zebra", "bgpd"):
+    for daemon in DAEMONS:
+        extra = ["--bfdctl", d + "/bfdd.sock"] if daemon == "bfdd" else []
         ns_exec(ns, "/usr/lib/frr/" + daemon, "-d", "-N", ns, "-f", "%s/%s.conf" % (d, daemon),
-                "-i", "%s/%s.pid" % (d, daemon), "--vty_socket", d, "-z", d + "/zserv.api")
+                "-i", "%s/%s.pid" % (d, daemon), "--vty_socket", d, "-z", d + "/zserv.api",
+                *extra)
 
 
 def sshd(name, addr):

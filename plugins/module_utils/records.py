@@ -140,6 +140,8 @@ BgpNeighbor = TypedDict("BgpNeighbor", {
     "local_address": str,
     "asn": int,
     "name": str,
+    "routes": int,             # what this peer sends at most (plan/bgp_limits.py)
+    "max_routes": int,         # the limit rendered for it (maximum-routes / maximum-prefix)
 })
 
 BgpIntent = TypedDict("BgpIntent", {
@@ -150,6 +152,9 @@ BgpIntent = TypedDict("BgpIntent", {
     "neighbors": List[BgpNeighbor],
     "allowas_in": bool,
     "advertise": Any,
+    "keepalive_s": int,        # rendered on every neighbour (timers KEEPALIVE HOLD)
+    "hold_s": int,
+    "bfd": bool,               # neighbor X bfd; intervals are the platforms' defaults, not rendered
 })
 
 PortIntent = TypedDict("PortIntent", {

@@ -218,6 +218,13 @@ FABRIC = _obj({
         "advertise": _enum(("specific",), "what leaves announce: loopback and host /31s",
                            "specific"),
         "maximum_paths": _int(1, 512, "BGP maximum-paths", default=64),
+        # one value fabric-wide: both ends of a link get the same timers (rule bgp-timers);
+        # 3/9 is what the FRR render always used (RFC 4271 4.4: keepalive a third of hold)
+        "keepalive_s": _int(1, 3600, "BGP keepalive interval of every fabric session", "s", 3),
+        "hold_s": _int(3, 10800, "BGP hold time of every fabric session (at least 3 x "
+                       "keepalive_s)", "s", 9),
+        "bfd": _bool("BFD on every fabric BGP session (platform default intervals: 300 ms x 3)",
+                     True),
     }, "BGP routing"),
     "host_link": _link("leaf-NIC links", 400, 3, "dac"),
     "fabric_link": _link("leaf-spine links", 400, 30, "fiber"),

@@ -27,7 +27,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.lossless import (
 from ansible_collections.roce.fabric.plugins.module_utils.model import fabric
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import (
     Fabric, Nic, Port, Switch)
-from ansible_collections.roce.fabric.plugins.module_utils.plan import platforms, qos
+from ansible_collections.roce.fabric.plugins.module_utils.plan import bgp_limits, platforms, qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     BgpIntent, Device, HostIntent, SwitchIntent)
 
@@ -81,7 +81,9 @@ def _bgp(fab: Fabric, sw: Switch, ordered: Sequence[Port]) -> BgpIntent:
             neighbors.append({"port": p.name, "peer_port": p.peer_port,
                               "address": cast(str, p.peer_address).split("/")[0],
                               "local_address": cast(str, p.address).split("/")[0],
-                              "asn": peer.asn, "name": peer.name})
+                              "asn": peer.asn, "name": peer.name,
+                              # set once every switch is planned (plan/bgp_limits.py)
+                              "routes": 0, "max_routes": 0})
             per_peer[peer.name] = per_peer.get(peer.name, 0) + 1
     # The widest ECMP set: a leaf spreads over every uplink, a three-tier spine over its
     # super-spine uplinks (other pods); otherwise over the parallel links to one peer below.
@@ -90,10 +92,22 @@ def _bgp(fab: Fabric, sw: Switch, ordered: Sequence[Port]) -> BgpIntent:
             "maximum_paths": s["routing"]["maximum_paths"],
             "ecmp_width": width, "neighbors": neighbors,
             "allowas_in": bool(s["asn"]["allowas_in"]),
-            "advertise": s["routing"]["advertise"]}
+            "advertise": s["routing"]["advertise"],
+            # one value fabric-wide, rendered on every session (rule bgp-timers compares ends)
+            "keepalive_s": s["routing"]["keepalive_s"], "hold_s": s["routing"]["hold_s"],
+            "bfd": bool(s["routing"]["bfd"])}
 
 
 _FABRIC_PEERS = frozenset(("spine", "leaf", "superspine"))
+
+
+def _check_timers(routing: Dict[str, Any]) -> None:
+    """RFC 4271 4.4: a hold time of at least three keepalives (one lost keepalive is no reason
+    to drop a session)."""
+    if routing["hold_s"] < 3 * routing["keepalive_s"]:
+        raise errors.RoceInputError("roce_fabric.routing.hold_s", routing["hold_s"],
+                                    "at least 3 x roce_fabric.routing.keepalive_s (%d): raise "
+                                    "hold_s or lower keepalive_s" % (3 * routing["keepalive_s"]))
 
 
 def _once(shared: Dict[Tuple[Any, ...], Any], key: Tuple[Any, ...],
@@ -279,6 +293,7 @@ def build_intent(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]
     RoceInputError (naming host, field, value and what is allowed) on invalid inventory. The
     checks run over this in pipeline.build_plan."""
     fab = fabric.build_fabric(groups, hostvars)
+    _check_timers(fab.settings["routing"])
     ends = _link_ends(fab)
     devices: Dict[str, Device] = {}
     # identical switches share computed, read-only intent parts
@@ -290,6 +305,7 @@ def build_intent(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]
         lossless = _switch_lossless(sw, ordered, ends, memo)
         switches.append(_switch_intent(fab, sw, ordered, lossless, shared))
         devices[sw.name] = switches[-1]
+    bgp_limits.assign(dict((d["name"], d) for d in switches))
     qos_cache: Dict[int, Tuple[Any, ...]] = {}
     # NCCL_IB_ADAPTIVE_ROUTING only where every leaf and spine renders adaptive routing
     fabric_ar = all(d["ecmp"]["rendered"]["adaptive_routing"] for d in switches

@@ -36,6 +36,16 @@ def network(address: str) -> str:
     return "%s/%d" % (socket.inet_ntoa((value & mask).to_bytes(4, "big")), length)
 
 
+def connected_prefixes(dev: SwitchIntent) -> List[str]:
+    """The prefixes ``dev`` announces (render/policy.py RF-CONNECTED on FRR and EOS): its
+    loopback, then each host port's /31, port order."""
+    out = [dev["loopback"]]
+    for port in dev["ports"]:
+        if port["peer_kind"] == "host" and port.get("address"):
+            out.append(network(cast(str, port["address"])))
+    return out
+
+
 def leaf_prefixes(plan: Plan) -> LeafPrefixes:
     """{plane: [(leaf, pod, [host prefixes])]}: the leaves expected_routes reads, built once per
     plan so that rendering a catalog for every switch does not re-scan every device."""

@@ -21,6 +21,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import re
 from typing import Any, Dict, Iterable
 
 # the classes are the roll's (deploy/ ships to targets and imports nothing from render/)
@@ -58,6 +59,12 @@ REASONS = {
     "routing": (TRAFFIC, "BGP sessions, addresses or announced prefixes change",
                 "a session reset or a withdrawn prefix drops traffic unless drained (RFC 8326 "
                 "graceful shutdown, docs/deploy.md)"),
+    "bgp-session": (HITLESS, "a BGP neighbour's timers, BFD or route limit (the plan's limit "
+                    "is above what the peer sends: rule bgp-route-limit)",
+                    "RFC 4271 4.2: the hold time is agreed in the OPEN message, so new timers "
+                    "apply when a session next opens; FRR bgp.rst: maximum-prefix tears a "
+                    "session down only past the limit; RFC 5882 3.2: a BFD session coming up "
+                    "does not reset the BGP session [M]"),
     "hash": (TRAFFIC, "ECMP hashing changes: flows move to other links (reordering)",
              "SWITCH_HASH / ip load-sharing re-hash every flow [M]"),
     "port": (FLAP, "a port attribute that re-initialises the link (speed, FEC, MTU, lanes, "
@@ -79,6 +86,9 @@ REASONS = {
     "unknown": (TRAFFIC, "a part this plan has no rule for: treated as traffic-affecting",
                 "conservative default"),
 }
+
+# router bgp / bgpd.conf lines of reason bgp-session: a neighbour's timers, bfd, route limit
+BGP_SESSION = re.compile(r"^\s*neighbor \S+ (timers|bfd|maximum-routes|maximum-prefix)( |$)")
 
 SOURCES = {cls: [(rid, what, src) for rid, (c, what, src) in sorted(REASONS.items()) if c == cls]
            for cls in CLASSES}

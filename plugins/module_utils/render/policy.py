@@ -9,18 +9,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import List, cast
-
-from ansible_collections.roce.fabric.plugins.module_utils.plan.targets import network
-from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
+# the list lives with the plan, which sizes each neighbour's route limit from it
+# (plan/bgp_limits.py) and whose checks recount it (checks/bgp.py); the renders write it as is
+from ansible_collections.roce.fabric.plugins.module_utils.plan.targets import (  # noqa: F401
+    connected_prefixes)
 
 CONNECTED = "RF-CONNECTED"     # prefix-list and route-map name, on FRR and EOS alike
-
-
-def connected_prefixes(dev: SwitchIntent) -> List[str]:
-    """The prefixes ``dev`` announces: its loopback, then each host port's /31, port order."""
-    out = [dev["loopback"]]
-    for port in dev["ports"]:
-        if port["peer_kind"] == "host" and port.get("address"):
-            out.append(network(cast(str, port["address"])))
-    return out

@@ -20,7 +20,7 @@ SECTIONS = (
     ("platform trident forwarding-table", "agent-restart"),
     ("ip hardware fib optimize", "agent-restart"),
     ("ipv6 hardware fib optimize", "agent-restart"), ("qos profile", None), ("qos map", "qos"),
-    ("qos", "qos"), ("priority-flow-control", "watchdog"), ("router bgp", "routing"),
+    ("qos", "qos"), ("priority-flow-control", "watchdog"), ("router bgp", None),
     ("ip prefix-list", "routing"), ("route-map", "routing"), ("ip community-list", "routing"),
     ("ip routing", "routing"), ("ip load-sharing", "hash"), ("ip hardware fib", "hash"),
     ("interface", None), ("service routing protocols model", "reload"),
@@ -61,7 +61,7 @@ def eos_parts(old: str, new: str) -> List[change_classes.Part]:
         kind, reason = _eos_kind(head)
         entry = groups.setdefault(kind, {"added": 0, "removed": 0, "changed": 0,
                                          "reasons": set()})
-        default = reason or ("routing" if kind == "interface" else "qos")
+        default = reason or ("qos" if kind == "qos profile" else "routing")
         if a is None or b is None:
             entry["added" if a is None else "removed"] += 1
             lines = b if a is None else a
@@ -70,6 +70,10 @@ def eos_parts(old: str, new: str) -> List[change_classes.Part]:
             lines = list(set(a) ^ set(b))
         if reason is not None and kind != "interface":
             entry["reasons"].add(reason)
+        elif kind == "router bgp":
+            # a neighbour's timers, BFD or route limit alone is hitless; any other line not
+            entry["reasons"].update("bgp-session" if change_classes.BGP_SESSION.match(line)
+                                    else "routing" for line in lines or [head])
         else:
             entry["reasons"].update(_line_reason(line, default) for line in lines or [head])
     out = []

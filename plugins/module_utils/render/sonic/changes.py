@@ -79,6 +79,8 @@ def frr_parts(old: str, new: str) -> List[change_classes.Part]:
         return []
     added = sum(1 for line in diff if line.startswith("+"))
     removed = len(diff) - added
-    real = [line for line in diff if not line[1:].lstrip().startswith("!")]
+    real = [line[1:] for line in diff if not line[1:].lstrip().startswith("!")]
+    reasons = set("bgp-session" if change_classes.BGP_SESSION.match(line) else "routing"
+                  for line in real)
     return [change_classes.part("bgpd.conf", "bgpd.conf", added, removed, 0,
-                                {"routing" if real else "cosmetic"})]
+                                reasons or {"cosmetic"})]

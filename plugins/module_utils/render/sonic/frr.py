@@ -33,10 +33,16 @@ def frr_bgpd(dev: SwitchIntent) -> str:
         " bgp bestpath as-path multipath-relax",
         " no bgp ebgp-requires-policy",
     ]
-    # one format per neighbour for its three lines
-    lines += [" neighbor %s remote-as %d\n neighbor %s description %s:%s\n neighbor %s timers 3 9"
-              % (n["address"], n["asn"], n["address"], n["name"], n["peer_port"], n["address"])
-              for n in bgp["neighbors"]]
+    # one format per neighbour for its lines; timers and BFD from the plan, both ends alike
+    # (rule bgp-timers). FRR bgpd: neighbor PEER timers KEEPALIVE HOLDTIME, neighbor PEER bfd
+    # (FRR user guide, bgp.rst / bfd.rst "BGP BFD configuration"; needs bfdd running)
+    timers = "%d %d" % (bgp["keepalive_s"], bgp["hold_s"])
+    for n in bgp["neighbors"]:
+        lines.append(" neighbor %s remote-as %d\n neighbor %s description %s:%s\n"
+                     " neighbor %s timers %s" % (n["address"], n["asn"], n["address"], n["name"],
+                                                 n["peer_port"], n["address"], timers))
+        if bgp["bfd"]:
+            lines.append(" neighbor %s bfd" % n["address"])
     lines += [" !", " address-family ipv4 unicast",
               "  redistribute connected route-map %s" % policy.CONNECTED,
               "  maximum-paths %d" % bgp["maximum_paths"]]
@@ -44,6 +50,11 @@ def frr_bgpd(dev: SwitchIntent) -> str:
               for n in bgp["neighbors"]]
     if bgp["allowas_in"]:
         lines += ["  neighbor %s allowas-in 1" % n["address"] for n in bgp["neighbors"]]
+    # the route limit sized by the plan (plan/bgp_limits.py). FRR user guide bgp.rst "neighbor
+    # PEER maximum-prefix NUMBER [force]": past NUMBER the session is torn down; accepted
+    # prefixes are counted (all of them only with force)
+    lines += ["  neighbor %s maximum-prefix %d" % (n["address"], n["max_routes"])
+              for n in bgp["neighbors"]]
     lines += [" exit-address-family", "!"]
     # RFC 8326: a draining peer tags its routes GRACEFUL_SHUTDOWN; receivers make them least
     # preferred, so traffic leaves a device before it is touched (leaf-pair roll).

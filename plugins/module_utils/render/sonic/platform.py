@@ -23,7 +23,18 @@ def _config_db(dev: SwitchIntent) -> str:
 def doc_notes(dev: SwitchIntent) -> List[str]:
     lines = ["", "## SONiC notes", "", "- FRR runs in split mode: bgpd.conf is rendered "
              "next to config_db.json and loaded as is."]
+    if dev["bgp"]["bfd"]:
+        lines.append(BFDD_NOTE)
     return lines + buffer_lines(dev["buffer"])
+
+
+# SONiC's bgp container starts bfdd only where its supervisord config has a [program:bfdd]
+# (sonic-net/SONiC BFD HLD, "Enable/Disable BFD daemon": added at build time or on the switch);
+# without it bgpd keeps the lines and the sessions, and failures are found by the hold time.
+BFDD_NOTE = ("- BFD: `neighbor X bfd` is rendered on every session; it takes effect only "
+             "where bfdd runs in the bgp container (not started by every SONiC image: check "
+             "`vtysh -c 'show bfd peers'`). Without bfdd a failure is detected by the BGP hold "
+             "time alone.")
 
 
 def buffer_lines(buf: Mapping[str, Any]) -> List[str]:
