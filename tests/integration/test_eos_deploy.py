@@ -1,5 +1,7 @@
 """The EOS deploy path of site.yml, run with the real arista.eos modules (httpapi) against
-eos_eapi.py, a stand-in eAPI endpoint with EOS configuration-session semantics (no EOS runs here).
+eos_eapi.py, a stand-in eAPI endpoint with EOS configuration-session semantics (no EOS runs here)
+that refuses what EOS refuses (unknown keywords, ports the model lacks, a sixth pending session:
+error 1002, proven in test_eos_standin.py), so every command the deploy sends is one EOS takes.
 leaf2a of the example fabric (leaf_pair2 is EOS) is deployed; leaf2b stays offline.
 
 Shows: --check --diff prints the session diff (redacted) and changes nothing; a roll drains,
