@@ -35,7 +35,7 @@ It keeps what matters to the deploy the way EOS does:
 
 Operational `show ... | json` answers are read per request from files in the state directory
 (`show-ip-bgp-summary.json`, `show-ip-route.json`). running-config and startup-config live in the
-same directory.
+same directory; every refused command is logged to errors.log there.
 
 Usage: eos_eapi.py STATE_DIR HOSTNAME  (prints the bound 127.0.0.1 port, then serves)
 """
@@ -50,7 +50,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eos_grammar_standin import EXEC, CommandError, canonical  # noqa: E402
 
 SESSIONS = {}
-EXEC_LOGGED = ("copy ", "write", "reload")
 # EOS keeps at most this many pending (uncommitted) configuration sessions; a further
 # 'configure session NEW' fails. The EOS manual ("Configure Session", "Session Management
 # Commands") sets the limit with 'service configuration session max pending N'; the default 5
@@ -303,9 +302,12 @@ class Session(object):
         if line in body[span[0]:span[1]]:
             return
         if words[:1] == ["neighbor"] and len(words) == 5 and words[2] == "route-map":
-            # one route-map per neighbour and direction: a second replaces the first (EOS
-            # manual, BGP commands, 'neighbor route-map': "applies a route map to ... routes";
-            # the collection's drain relies on it, deploy/drain.py eos_out_policies)
+            # one route-map per neighbour and direction: a second replaces the first (the
+            # collection's drain relies on it, deploy/drain.py eos_out_policies; the command
+            # takes one map name per direction in the EOS manual's BGP chapter, 'neighbor
+            # route-map'; the replacement itself is not stated on a stored Arista page here -
+            # FRR, whose CLI follows the same industry form, replaces in place, frr commit
+            # 6293c218 "limit bgp route-maps to direct changes only")
             same = [i for i in range(span[0], span[1]) if body[i].startswith(" " * indent + "n")
                     and body[i].split()[:3] == words[:3] and body[i].split()[4:] == words[4:]
                     and len(body[i].split()) == 5]
@@ -469,6 +471,8 @@ def make_handler(state, hostname):
             except CommandError as exc:
                 device.close()
                 answer["error"] = error(exc, results, len(params["cmds"]), cmd)
+                with open(os.path.join(state, "errors.log"), "a", encoding="utf-8") as log:
+                    log.write("%s: %s\n" % (answer["error"]["message"], exc))
             body = json.dumps(answer).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
