@@ -17,13 +17,25 @@ It keeps what matters to the deploy the way EOS does:
 - banners: `{"cmd": "banner motd", "input": "..."}` (what eAPI takes) sets the banner text as
   given, up to EOF;
 - exec commands: `end` inside a session leaves configuration mode (the session stays pending)
-  and every later command of the request runs in exec mode; `copy running-config
-  startup-config`, `write` and `reload` run wherever they are sent, also inside a session, as on
-  EOS, and are logged to exec.log in the state directory so a test can prove none ran.
+  and every later command of the request runs in exec mode; privileged-exec commands (`copy`,
+  `write`, `reload`, `bash`, `delete`, `clear`) run wherever they are sent, also inside a
+  session, as on EOS, and are logged to exec.log in the state directory so a test can prove none
+  ran; a `show` command typed in a session answers as in exec mode and is no config line;
+- strict where EOS is (eos_grammar_standin.py, which cites its sources): each typed command is
+  read against keyword tables per mode - an unambiguous prefix is stored in full (`int lo77` is
+  `interface Loopback77`, `interface ethernet1/1` is `Ethernet1/1`), an unknown word answers
+  `% Invalid input (at token N: 'word')` and eAPI stops there with JSON-RPC error 1002 (data:
+  the results so far and the failing command's errors); interfaces: the DCS-7060X6-64PE's
+  Ethernet1/1-64/8, the ports the seeded running config prints, and the creatable logical ones;
+  sub-commands of modes the plan does not render are taken as typed;
+- one route-map per neighbour and direction (a second `neighbor X route-map M out` replaces the
+  first); at most MAX_PENDING pending sessions; an ACL's lines apply when its mode is left
+  (arista.eos #476). Configuration mode without a session (`configure terminal`) is not
+  served: arista.eos uses sessions, so the ACL deferral is modelled inside sessions only.
 
 Operational `show ... | json` answers are read per request from files in the state directory
 (`show-ip-bgp-summary.json`, `show-ip-route.json`). running-config and startup-config live in the
-same directory.
+same directory; every refused command is logged to errors.log there.
 
 Usage: eos_eapi.py STATE_DIR HOSTNAME  (prints the bound 127.0.0.1 port, then serves)
 """
@@ -34,8 +46,16 @@ import os
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eos_grammar_standin import EXEC, CommandError, canonical  # noqa: E402
+
 SESSIONS = {}
-EXEC_LOGGED = ("copy ", "write", "reload")
+# EOS keeps at most this many pending (uncommitted) configuration sessions; a further
+# 'configure session NEW' fails. The EOS manual ("Configure Session", "Session Management
+# Commands") sets the limit with 'service configuration session max pending N'; the default 5
+# is not confirmed from a stored Arista page here, nor the exact wording of the error (device
+# output parsers match "maximum number of pending sessions").
+MAX_PENDING = 5
 
 # Top-level commands that open a mode, and top-level one-line commands (prefixes).
 MODES = ("interface ", "router ", "vrf instance ", "management ", "qos profile ", "route-map ",
@@ -64,10 +84,6 @@ CHILD_FIRST = {
     "system control-plane": ("ip access-group", "ipv6 access-group"),
     "vlan ": ("name ", "trunk group "),
 }
-
-
-class CommandError(Exception):
-    """An EOS CLI error (eAPI answers JSON-RPC error 1002 and stops at the failing command)."""
 
 
 def _read(state, name, default=""):
@@ -152,6 +168,9 @@ def _top(line, mode):
     return line.startswith(MODES) or line.startswith(SINGLE)
 
 
+ACL_MODES = ("ip access-list ", "ipv6 access-list ", "mac access-list ")
+
+
 def _opens(line):
     return line.startswith(MODES) and not line.endswith(" apply") and not (
         line.startswith("alias ") and len(line.split()) > 2)
@@ -162,6 +181,23 @@ class Session(object):
         self.config = config
         self.mode = None      # the block being configured
         self.sub = None       # index of the sub-mode line in the block's body
+        self.pending = []     # ACL lines typed in an ACL mode not yet left
+        # a physical interface the running config prints exists on this switch (EOS prints
+        # only interfaces it has), whatever the model's port list says
+        self.known = frozenset(b[0].split(None, 1)[1] for b in config["blocks"]
+                               if b[0].startswith("interface ") and len(b[0].split()) == 2)
+
+    def leave(self):
+        """Leave the current mode. An ACL's changes are applied when its mode is exited, not
+        line by line (arista.eos issue #476: 'show session-config diffs' typed while still in
+        an ACL's mode does not show that ACL's lines yet)."""
+        pending, self.pending = self.pending, []
+        for text in pending:
+            self._child(text)
+        self.mode, self.sub = None, None
+
+    def mode_head(self):
+        return self.mode[0] if self.mode is not None else None
 
     def _find(self, line):
         for block in self.config["blocks"]:
@@ -190,7 +226,7 @@ class Session(object):
         negated = words[:1] in (["no"], ["default"]) and len(words) > 1
         target = " ".join(words[1:]) if negated else text
         if _top(target if negated else text, self.mode) or self.mode is None:
-            self.mode, self.sub = None, None
+            self.leave()
             if negated:
                 block = self._find(target)
                 if block is None and text.startswith("default "):
@@ -220,6 +256,15 @@ class Session(object):
             if _opens(text):
                 self.mode = block
             return
+        if self.mode[0].startswith(ACL_MODES):
+            self.pending.append(text)
+            return
+        self._child(text)
+
+    def _child(self, text):
+        words = text.split()
+        negated = words[:1] in (["no"], ["default"]) and len(words) > 1
+        target = " ".join(words[1:]) if negated else text
         body = self.mode[1]
         head = self.mode[0]
         subs = next((s for p, s in SUBMODES.items() if head.startswith(p)), ())
@@ -256,6 +301,19 @@ class Session(object):
             return
         if line in body[span[0]:span[1]]:
             return
+        if words[:1] == ["neighbor"] and len(words) == 5 and words[2] == "route-map":
+            # one route-map per neighbour and direction: a second replaces the first (the
+            # collection's drain relies on it, deploy/drain.py eos_out_policies; the command
+            # takes one map name per direction in the EOS manual's BGP chapter, 'neighbor
+            # route-map'; the replacement itself is not stated on a stored Arista page here -
+            # FRR, whose CLI follows the same industry form, replaces in place, frr commit
+            # 6293c218 "limit bgp route-maps to direct changes only")
+            same = [i for i in range(span[0], span[1]) if body[i].startswith(" " * indent + "n")
+                    and body[i].split()[:3] == words[:3] and body[i].split()[4:] == words[4:]
+                    and len(body[i].split()) == 5]
+            for i in reversed(same):
+                del body[i]
+            span = (span[0], span[1] - len(same))
         if indent == 3:
             at = next((i for i, existing in enumerate(body) if existing == "   !"), len(body))
             body.insert(at, line)
@@ -285,19 +343,24 @@ class Device(object):
         if text.startswith("configure session "):
             self._open(text.split(None, 2)[2])
             return {}
+        if text.split()[:1] and text.split()[0].lower() in EXEC:
+            return self._exec(text, "exec after end" if self.left else "exec")
+        return self._show(text, fmt)
+
+    def _show(self, text, fmt):
         if text == "show configuration sessions":
             return {"sessions": {name: {"state": "pending"} for name in SESSIONS}}
         if text == "show version":
-            return {"modelName": "DCS-7060X5-64S", "version": "4.32.2F", "serialNumber": "TEST"}
+            return {"modelName": "DCS-7060X6-64PE", "version": "4.32.2F", "serialNumber": "TEST"}
         if text == "show hostname":
             return {"hostname": self.hostname, "fqdn": self.hostname}
         if text in ("show running-config", "show startup-config"):
             return {"output": _read(self.state, text.split()[1])}
-        if text.startswith(EXEC_LOGGED):
-            return self._exec(text, "exec after end" if self.left else "exec")
         if text in ("show ip bgp summary", "show ip route") and fmt == "json":
             return json.loads(_read(self.state, text.replace(" ", "-") + ".json"))
-        raise CommandError("Invalid input (at token 0: '%s')" % text)
+        words = text.split()
+        raise CommandError("Invalid input (at token %d: '%s')" % (min(1, len(words) - 1),
+                                                                  words[min(1, len(words) - 1)]))
 
     def _exec(self, text, where="exec"):
         _log_exec(self.state, "%s: %s" % (where, text))
@@ -307,10 +370,20 @@ class Device(object):
         return {}
 
     def _open(self, name):
+        if name not in SESSIONS and len(SESSIONS) >= MAX_PENDING:
+            raise CommandError("Maximum number of pending sessions has been reached. Commit or "
+                               "abort a pending session (%d pending)" % len(SESSIONS))
+        if self.session is not None:
+            SESSIONS[self.session].leave()
         self.session = name
         if name not in SESSIONS:
             SESSIONS[name] = Session(parse(_read(self.state, "running-config")))
-        SESSIONS[name].mode = SESSIONS[name].sub = None
+        SESSIONS[name].leave()
+
+    def close(self):
+        """The request's CLI ends: a mode still open is left (an ACL's lines applied)."""
+        if self.session is not None:
+            SESSIONS[self.session].leave()
 
     def _in_session(self, text, banner):
         session = SESSIONS[self.session]
@@ -333,17 +406,19 @@ class Device(object):
         elif text == "show session-config":
             return {"output": show(session.config)}
         elif text == "commit":
+            session.leave()
             _write(self.state, "running-config", show(session.config))
             del SESSIONS[self.session]
             self.session = None
         elif text == "end":   # leaves configuration mode; the session stays pending
+            session.leave()
             self.session = None
             self.left = True
         elif text == "exit":
             if session.sub is not None:
                 session.sub = None
             elif session.mode is not None:
-                session.mode = None
+                session.leave()
             else:
                 self.session = None
                 self.left = True
@@ -352,11 +427,27 @@ class Device(object):
             self.session = None
         elif text.startswith("configure session "):
             self._open(text.split(None, 2)[2])
-        elif text.startswith(EXEC_LOGGED):
+        elif text.split()[0].lower() in EXEC:
+            # privileged-exec commands act on the system at once, also from a session
+            # (eos_grammar_standin.EXEC); logged so a test can prove none ran there
             return self._exec(text, "session %s" % self.session)
+        elif text.split()[0].lower() == "show":
+            # EOS runs a show command typed in a configuration mode as in exec mode; it does
+            # not become a config line (the mode is kept)
+            return self._show(text, "json")
         else:
-            session.apply(text)
+            session.apply(canonical(text, session.mode_head(), session.known))
         return {}
+
+
+def error(exc, results, total, cmd):
+    """eAPI's answer to a failing command: JSON-RPC error 1002, 'CLI command N of M ...', data
+    holding the results so far and the failing command's errors; later commands are not run
+    (the form of a vEOS answer in arista.eos/pyeapi test fixtures)."""
+    text = cmd["cmd"] if isinstance(cmd, dict) else cmd
+    return {"code": 1002, "message": "CLI command %d of %d '%s' failed: invalid command" % (
+        len(results) + 1, total, text), "data": results + [
+        {"errors": [str(exc)], "output": "%% %s\n" % exc}]}
 
 
 def make_handler(state, hostname):
@@ -375,11 +466,13 @@ def make_handler(state, hostname):
                     if isinstance(cmd, dict) and "input" not in cmd:
                         cmd = cmd["cmd"]
                     results.append(device.run(copy.deepcopy(cmd), params.get("format", "json")))
+                device.close()
                 answer["result"] = results
             except CommandError as exc:
-                answer["error"] = {"code": 1002, "message": "CLI command %d of %d '%s' failed: "
-                                   "invalid command" % (len(results) + 1, len(params["cmds"]), cmd),
-                                   "data": results + [{"errors": [str(exc)]}]}
+                device.close()
+                answer["error"] = error(exc, results, len(params["cmds"]), cmd)
+                with open(os.path.join(state, "errors.log"), "a", encoding="utf-8") as log:
+                    log.write("%s: %s\n" % (answer["error"]["message"], exc))
             body = json.dumps(answer).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

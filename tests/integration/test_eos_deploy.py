@@ -1,5 +1,7 @@
 """The EOS deploy path of site.yml, run with the real arista.eos modules (httpapi) against
-eos_eapi.py, a stand-in eAPI endpoint with EOS configuration-session semantics (no EOS runs here).
+eos_eapi.py, a stand-in eAPI endpoint with EOS configuration-session semantics (no EOS runs here)
+that refuses what EOS refuses (unknown keywords, ports the model lacks, a sixth pending session:
+error 1002, proven in test_eos_standin.py), so every command the deploy sends is one EOS takes.
 leaf2a of the example fabric (leaf_pair2 is EOS) is deployed; leaf2b stays offline.
 
 Shows: --check --diff prints the session diff (redacted) and changes nothing; a roll drains,
@@ -144,6 +146,12 @@ def exec_log(lab):
     return path.read_text().splitlines() if path.exists() else []
 
 
+def device_refused(lab):
+    """Commands the stand-in refused as EOS would (errors.log): none in a roll that passes."""
+    path = lab["state"] / "errors.log"
+    return path.read_text().splitlines() if path.exists() else []
+
+
 def recap(result, host):
     return dict((k, int(v)) for k, v in
                 re.findall(r"(\w+)=(\d+)", result.text.split("%s :" % host)[-1].split(host)[0])[:8])
@@ -190,6 +198,7 @@ def test_roll_drains_applies_verifies_undrains_and_saves(eos_lab):
     assert running(eos_lab) == eos_lab["rendered"] == running(eos_lab, "startup-config")
     assert recap(result, "leaf2a")["failed"] == 0
     assert [line for line in exec_log(eos_lab) if not line.startswith("exec: ")] == []
+    assert device_refused(eos_lab) == []
 
     again = roll(eos_lab)
     assert again.returncode == 0
@@ -286,6 +295,7 @@ def test_real_running_configs_keep_every_line_the_plan_does_not_own(eos_lab, nam
     for config in committed(result):
         assert not [c for c in config if c.split()[0] in ("end", "copy", "write", "reload")]
     assert [line for line in exec_log(eos_lab) if not line.startswith("exec: ")] == []
+    assert device_refused(eos_lab) == []
     output = deploy_output(result) + deploy_output(refused)
     for secret in ("$6$", "071B245F5A", "SNMP-COMMUNITY-3", "telarista"):
         assert secret not in output
