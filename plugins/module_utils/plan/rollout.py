@@ -173,7 +173,7 @@ def describe(plan: Plan, computed: Sequence[Tuple[int, str, List[str]]]) -> List
         head = "%s of plane %d, wave %d of %d" % (_plural(tier), plane, seen[key], runs[key])
         if tier == "leaf":
             why = head + ": one leaf of each pair (pair rule)"
-            stays = "the other leaf of each of these %d pairs" % len(names)
+            stays = "the partner leaf of each of the wave's %d leaves" % len(names)
         else:
             why = head + ": at most %d (a quarter of the plane's %d, and of each lower " \
                 "switch's uplinks)" % (max(1, sizes[key] // SHARE), sizes[key])
