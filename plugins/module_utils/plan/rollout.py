@@ -7,12 +7,16 @@
 The rules every wave keeps (``check`` proves them on any list of waves, ``waves`` builds the
 fewest it can greedily within them):
 
-- **pair**: never both leaves of a leaf pair in one wave. A GPU host's NICs of a plane sit on
-  the leaves of its rail group, which is the pair or holds whole pairs, so while a leaf is out
-  its partner still carries the host's traffic of that plane.
+- **pair**: never both leaves of a leaf pair in one wave. A host whose NICs of a plane span
+  whole pairs (classic design: its pair; rail groups of an even number of leaves, which the
+  model lays out pair by pair) keeps a NIC up in that plane while a leaf is out; with one NIC
+  per plane the plane rule below is what keeps the host reachable.
 - **uplinks**: for every switch below the wave, at most max(1, floor(u/4)) of its u uplink
   switches (a leaf's spines, a spine's super-spines, counted over up links) are in one wave, so
-  each keeps three quarters of its uplink capacity (all but one when u < 8).
+  each keeps three quarters of its uplink capacity (all but one when u < 8). With u = 1 the
+  one uplink may go: a fat-tree spine with one super-spine is cut off above while that one is
+  out (rollout.md: "keeps at least 0 of its 1"), and its pod reaches the others through its
+  other spines, which the tier-share rule keeps up.
 - **tier share**: at most max(1, floor(n/4)) of a plane's n spines (or super-spines) are in one
   wave. This adds to the brief of issue 29: in a fat-tree whose spines each have one
   super-spine (u = 1), the uplinks rule alone would let every super-spine of a plane go at once
