@@ -4,7 +4,8 @@
 """The fabric report: what a reviewer reads before anything is pushed, rendered with every run
 into fabric/ - the cabling plan (CSV and table), the IP and ASN plan, the check verdicts, the
 deviations from the vendors' defaults (render/deviations.py), a topology picture and a buffer
-picture per distinct buffer carve, naming the switches it covers (render/svg.py).
+picture per distinct buffer carve, naming the switches it covers (render/svg.py), and the
+rollout waves (render/rollout.py).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -18,7 +19,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.checks import run as c
 from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as plan_mod
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Finding, HostIntent, Plan, SwitchIntent)
-from ansible_collections.roce.fabric.plugins.module_utils.render import deviations, doc, svg
+from ansible_collections.roce.fabric.plugins.module_utils.render import (
+    deviations, doc, rollout, svg)
 
 TIER = {"superspine": 0, "spine": 1, "leaf": 2}
 CABLING_FIELDS = ("device", "port", "peer", "peer_port", "speed_gbps", "cable_m", "media",
@@ -192,6 +194,7 @@ def render_report(plan: Plan, rendered: Optional[Mapping[str, str]] = None) -> D
              "fabric/verdicts.md": verdicts_md(plan),
              "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan), rendered),
              "fabric/topology.svg": svg.topology(plan)}
+    files.update(rollout.rollout_files(plan))      # the rollout waves (plan/rollout.py)
     for key, devs in pictures.items():
         files["fabric/buffer-%s.svg" % key] = svg.buffer(devs, key)
     return files
