@@ -4,11 +4,13 @@ core (the process pins itself to one CPU where the OS allows).
 Prints per fabric: GPUs, tiers, planes, switches, links; CPU seconds (on one core, what the
 wall clock shows on an idle machine; other processes do not count) for plan + checks (fabric
 model, lossless math, every rule), then for each switch output alone over every switch: configs
-(SONiC config_db + FRR, EOS CLI), structured (intent YAML), docs (device documents); total (plan
-+ every output); the whole process (interpreter start to exit, inventory generation included:
-its CPU seconds, and wall clock); rendered MB and peak RSS. The default run writes these three
-outputs per switch. Not a timed test: run `make benchmark` and compare the figures across
-changes. Each size runs in a fresh process so peak RSS belongs to that size alone.
+(SONiC config_db + FRR, EOS CLI), structured (intent YAML), docs (device documents), anta (the
+EOS switches' ANTA catalogs, the plan's leaf prefixes indexed once as the render action does);
+total (plan + every output); the whole process (interpreter start to exit, inventory generation
+included: its CPU seconds, and wall clock); rendered MB and peak RSS. The default run writes
+these four outputs (ANTA where the platform has one). Not a timed test: run `make benchmark`
+and compare the figures across changes. Each size runs in a fresh process so peak RSS belongs
+to that size alone.
 benchmarks/bench_pyavd.py compares the time per switch with pyavd's pipeline.
 
 Fabric (plugins/module_utils/design/generate.py): radix-64 switches (64 x 400G, Tomahawk 5
@@ -33,7 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), ".collections"))
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline  # noqa: E402
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render  # noqa: E402
 from ansible_collections.roce.fabric.plugins.module_utils.design import generate  # noqa: E402
-from ansible_collections.roce.fabric.plugins.module_utils.plan import build  # noqa: E402
+from ansible_collections.roce.fabric.plugins.module_utils.plan import build, targets  # noqa: E402
 
 SERIES = ["1024:64:8", "8192:64:8", "32768:64:8", "131072:64:8"]
 
@@ -58,6 +60,11 @@ def run_one(spec):
             for dev in switches:
                 size += sum(len(text) for text in render.render_switch(dev, (output,)).values())
             seconds[output] = clock() - start
+        start = clock()
+        leaves = targets.leaf_prefixes(result)
+        for dev in switches:
+            size += sum(len(text) for text in render.render_anta(dev, result, leaves).values())
+        seconds["anta"] = clock() - start
     s = result["summary"]
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(json.dumps({"gpus": gpus, "radix": radix, "planes": planes, "tiers": s["tiers"],
@@ -67,9 +74,9 @@ def run_one(spec):
 
 
 def main(specs):
-    print("%8s %5s %6s %8s %8s %7s %8s %10s %6s %7s %9s %8s %6s %8s" % (
+    print("%8s %5s %6s %8s %8s %7s %8s %10s %6s %6s %7s %9s %8s %6s %8s" % (
         "GPUs", "tiers", "planes", "switches", "links", "plan s", "configs s", "structured s",
-        "docs s", "total s", "process s", "(wall s)", "MB", "peak MB"))
+        "docs s", "anta s", "total s", "process s", "(wall s)", "MB", "peak MB"))
     for spec in specs:
         start = time.perf_counter()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -80,9 +87,9 @@ def main(specs):
         cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         r = json.loads(out.strip().splitlines()[-1])
         t = r["seconds"]
-        print("%8d %5d %6d %8d %8d %7.2f %9.2f %12.2f %6.2f %7.2f %9.2f %8.2f %6.0f %8.0f" % (
+        print("%8d %5d %6d %8d %8d %7.2f %9.2f %12.2f %6.2f %6.2f %7.2f %9.2f %8.2f %6.0f %8.0f" % (
             r["gpus"], r["tiers"], r["planes"], r["switches"], r["links"], t["plan"],
-            t["configs"], t["structured"], t["docs"], sum(t.values()), cpu, process,
+            t["configs"], t["structured"], t["docs"], t["anta"], sum(t.values()), cpu, process,
             r["rendered_mb"], r["rss_mb"]))
         if r["errors"]:
             print("%8s %d plan errors" % ("", r["errors"]))

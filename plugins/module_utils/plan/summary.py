@@ -7,7 +7,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import List
+import re
+from typing import Any, Dict, List
 
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
@@ -45,8 +46,33 @@ def format_report(plan: Plan) -> List[str]:
         return ["all clear: " + head]
     lines = ["%d error(s), %d warning(s): %s" % (s["errors"], s["warnings"], head),
              "%-7s %-24s %-10s %-22s %s" % ("sev", "rule", "device", "where", "finding / fix")]
-    for v in plan["violations"]:
+    for group in _causes(plan["violations"]):
+        v = group[0]
+        device = v["device"]
+        if len(group) > 1:
+            names = [g["device"] for g in group[:SHOWN]]
+            device = "{:,} devices ({}{})".format(len(group), ", ".join(names),
+                                                 ", ..." if len(group) > SHOWN else "")
         lines.append("%-7s %-24s %-10s %-22s %s"
-                     % (v["severity"], v["rule"], v["device"], v["location"], v["message"]))
+                     % (v["severity"], v["rule"], device, v["location"], v["message"]))
         lines.append("%-65s fix: %s" % ("", v["hint"]))
     return lines
+
+
+SHOWN = 3       # devices named on a collapsed line; the report's checks.md lists every finding
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _causes(violations: List[Finding]) -> List[List[Finding]]:
+    """Warnings grouped by cause - one rule, severity and where/message/fix equal once the
+    device's name and every number are masked - in first-seen order; errors one each (they stop
+    the run before the report that lists them is written, so each is printed)."""
+    groups: Dict[Any, List[Finding]] = {}
+    for i, v in enumerate(violations):
+        if v["severity"] != "WARN":
+            groups[i] = [v]
+            continue
+        key = (v["rule"],) + tuple(_NUMBER.sub("#", v[f].replace(v["device"] or "@", "@"))
+                                   for f in ("location", "message", "hint"))
+        groups.setdefault(key, []).append(v)
+    return list(groups.values())

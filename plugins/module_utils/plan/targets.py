@@ -19,6 +19,8 @@ from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, S
 
 # {plane: [(leaf, pod, [host prefixes])]}
 LeafPrefixes = Dict[int, List[Tuple[str, Optional[str], List[str]]]]
+# (leaf, pod, next hops towards it, [its host prefixes])
+RemoteLeaf = Tuple[str, Optional[str], int, List[str]]
 
 
 def network(address: str) -> str:
@@ -60,12 +62,13 @@ def leaf_prefixes(plan: Plan) -> LeafPrefixes:
     return out
 
 
-def expected_routes(device: str, plan: Plan,
-                    leaves: Optional[LeafPrefixes] = None) -> Dict[str, int]:
-    """{host prefix: number of next hops} that ``device`` must have, from the plan: a leaf over
-    all its uplinks; a spine over its links to a leaf of its pod, or over all its super-spine
-    uplinks for another pod; a super-spine over its links to the destination pod's spines.
-    Planes are separate fabrics. ``leaves``: leaf_prefixes(plan), when the caller has it."""
+def remote_leaves(device: str, plan: Plan,
+                  leaves: Optional[LeafPrefixes] = None) -> List[RemoteLeaf]:
+    """[(leaf, pod, next hops, [host prefixes])] for every other leaf of ``device``'s plane, from
+    the plan: a leaf reaches it over all its uplinks; a spine over its links to a leaf of its pod,
+    or over all its super-spine uplinks for another pod; a super-spine over its links to the
+    destination pod's spines. Planes are separate fabrics. One entry per leaf, not per prefix:
+    the ANTA catalogs sample it (their size must not grow with the fabric)."""
     devices = cast(Dict[str, SwitchIntent], plan["devices"])    # the switches are read here
     me = devices[device]
     leaves = leaf_prefixes(plan) if leaves is None else leaves
@@ -75,7 +78,7 @@ def expected_routes(device: str, plan: Plan,
     for p in up:
         key = devices[p["peer"]].get("pod") if me["role"] == "superspine" else p["peer"]
         links_to[key] = links_to.get(key, 0) + 1
-    out: Dict[str, int] = {}
+    out: List[RemoteLeaf] = []
     for name, pod, prefixes in leaves.get(me.get("plane", 0), []):
         if name == device:
             continue
@@ -83,9 +86,16 @@ def expected_routes(device: str, plan: Plan,
             width = uplinks
         else:
             width = links_to.get(name if me["role"] == "spine" else pod, 0)
-        for prefix in prefixes:
-            out[prefix] = width
+        out.append((name, pod, width, prefixes))
     return out
+
+
+def expected_routes(device: str, plan: Plan,
+                    leaves: Optional[LeafPrefixes] = None) -> Dict[str, int]:
+    """{host prefix: number of next hops} that ``device`` must have (remote_leaves per prefix).
+    ``leaves``: leaf_prefixes(plan), when the caller has it."""
+    return dict((prefix, width) for _name, _pod, width, prefixes
+                in remote_leaves(device, plan, leaves) for prefix in prefixes)
 
 
 def targets(device: str, plan: Plan) -> Dict[str, Any]:
