@@ -11,7 +11,12 @@ nothing; a failed verify restores the previous running config, saves nothing and
 without a base config every section the plan does not own stays byte for byte; on the real
 running configs of ../shared/running-configs (skipped when absent) a roll keeps every line the
 plan does not own byte for byte, no exec command runs inside a session and no secret is
-printed."""
+printed - and so after every commit of the roll (drain, apply, undrain; drain, apply, restore
+after a failed verify), replayed from the roll's own requests (stages()), also with their BGP
+instance the plan's, where every foreign neighbour, peer group and their route-maps is byte for
+byte in every stage; each kind of shared object (a foreign peer with its own outbound policy, a
+plan port in a LAG or a VRF, a service sourced from Loopback0) is refused naming both before
+any commit."""
 import json
 import os
 import re
@@ -205,11 +210,15 @@ def test_roll_drains_applies_verifies_undrains_and_saves(eos_lab):
     assert committed(again) == [] and recap(again, "leaf2a")["changed"] == 0
 
 
-def test_failed_verify_restores_the_previous_config(eos_lab):
-    summary = json.loads((eos_lab["state"] / "show-ip-bgp-summary.json").read_text())
+def _fail_verify(lab):
+    summary = json.loads((lab["state"] / "show-ip-bgp-summary.json").read_text())
     for peer in summary["vrfs"]["default"]["peers"].values():   # bgpd down: sessions Idle
         peer.update(peerState="Idle", prefixReceived=0, prefixAccepted=0)
-    (eos_lab["state"] / "show-ip-bgp-summary.json").write_text(json.dumps(summary))
+    (lab["state"] / "show-ip-bgp-summary.json").write_text(json.dumps(summary))
+
+
+def test_failed_verify_restores_the_previous_config(eos_lab):
+    _fail_verify(eos_lab)
     result = roll(eos_lab, "-e", "switch_deploy_verify_retries=1",
                   "-e", "switch_deploy_verify_delay_s=0")
     assert result.returncode != 0
@@ -256,8 +265,11 @@ def _seed(lab, text):
     (lab["state"] / "startup-config").write_text(text)
 
 
-@pytest.mark.parametrize("name", ["composite-ai-leaf-mgmt.cfg", "kr1-leaf2b-veos-4.27.2F.cfg",
-                                  "site2-l3-veos-4.32.2F.cfg", "avd-dc1-spine1.cfg"])
+REAL = ["composite-ai-leaf-mgmt.cfg", "kr1-leaf2b-veos-4.27.2F.cfg", "site2-l3-veos-4.32.2F.cfg",
+        "avd-dc1-spine1.cfg"]
+
+
+@pytest.mark.parametrize("name", REAL)
 def test_real_running_configs_keep_every_line_the_plan_does_not_own(eos_lab, name):
     """A real vEOS/AVD running config: the roll (drain, apply, verify, undrain, save) keeps
     every section the plan does not own byte for byte; its own BGP instance is replaced only
@@ -291,6 +303,10 @@ def test_real_running_configs_keep_every_line_the_plan_does_not_own(eos_lab, nam
     kept, changed = kept_blocks(text, after, eos_lab["rendered_text"])
     assert changed == [], changed
     assert len(kept) >= 30
+    staged = stages(eos_lab, result, text)          # and so after each commit of the roll
+    assert len(staged) == 3 and "RF-DRAIN-OUT" not in staged[-1]
+    for stage, staged_text in zip(("drain", "apply", "undrain"), staged):
+        assert kept_blocks(text, staged_text, eos_lab["rendered_text"])[1] == [], stage
     assert after.splitlines()[:2] == text.splitlines()[:2]   # the header as it was
     for config in committed(result):
         assert not [c for c in config if c.split()[0] in ("end", "copy", "write", "reload")]
@@ -302,3 +318,213 @@ def test_real_running_configs_keep_every_line_the_plan_does_not_own(eos_lab, nam
     again = roll(eos_lab)
     assert again.returncode == 0, again.stdout[-3000:]
     assert committed(again) == [] and recap(again, "leaf2a")["changed"] == 0
+
+
+def _real_base(lab, text):
+    """host_vars whose base config says what this switch already runs (its Management1 and
+    eAPI blocks), so its management plane is not changed."""
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
+    host_vars = lab["inventory"] / "host_vars" / "leaf2a.yml"
+    base = "".join("%s\n%s!\n" % (h, "".join(line + "\n" for line in b))
+                   for h, b in grammar.read(text)
+                   if h in ("interface Management1", "management api http-commands"))
+    host_vars.write_text("roce_eos_base_config: |\n" + "".join(
+        "  " + line + "\n" for line in base.splitlines()) + "\n".join(
+        line for line in host_vars.read_text().splitlines()
+        if line.startswith(("roce_deploy", "ansible_"))) + "\n")
+
+
+def _post(port, cmds):
+    import urllib.request
+    body = json.dumps({"jsonrpc": "2.0", "method": "runCmds", "id": "replay",
+                       "params": {"version": 1, "cmds": cmds, "format": "json"}}).encode()
+    request = urllib.request.Request("http://127.0.0.1:%d/command-api" % port, data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def stages(lab, result, seed):
+    """The running config as ``show running-config`` printed it after each commit of a roll.
+
+    The stand-in keeps only the last running config, and eos_eapi.py is not changed for this, so
+    the roll's configuration-session requests (requests.log: every command arista.eos sent, in
+    order) are replayed into a second stand-in seeded with the same running config, and its
+    running config read after each commit. The replay runs the same code on the same input, and
+    its last state must equal what the roll left: checked here, so a replay that drifted fails."""
+    replay = lab["state"].parent / "replay"
+    shutil.rmtree(str(replay), ignore_errors=True)
+    replay.mkdir()
+    (replay / "running-config").write_text(seed)
+    (replay / "startup-config").write_text(seed)
+    server = subprocess.Popen([sys.executable, os.path.join(HERE, "eos_eapi.py"), str(replay),
+                               "leaf2a"], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(server.stdout.readline())
+        out = []
+        for cmds in result.requests:
+            plain = [c["cmd"] if isinstance(c, dict) else c for c in cmds]
+            plain = [c for c in plain if c != "enable"]
+            if not plain or not plain[0].startswith("configure session "):
+                continue
+            _post(port, cmds)
+            if plain[-1] == "commit":
+                out.append((replay / "running-config").read_text())
+    finally:
+        server.kill()
+        server.wait()
+    assert out and out[-1] == (lab["state"] / "running-config").read_text()
+    return out
+
+
+def foreign_bgp(text, rendered_text):
+    """The items (a line and its sub-lines) of the top-level router bgp the plan does not own:
+    other neighbours and peer groups, their route-maps, address families, VRFs - the drain's own
+    lines left out."""
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar, ownership
+    own = ownership.Ownership(ownership.split_rendered(rendered_text)[0])
+    body = next((b for h, b in grammar.read(text) if h.startswith("router bgp ")), [])
+    return [item for item in grammar.items(body) if not own.owns_bgp_child(item[0])
+            and not item[0].strip().endswith("route-map RF-DRAIN-OUT out")]
+
+
+def assert_kept(seed, text, rendered_text, stage):
+    kept, changed = kept_blocks(seed, text, rendered_text)
+    assert kept and changed == [], (stage, changed)
+    assert foreign_bgp(text, rendered_text) == foreign_bgp(seed, rendered_text), stage
+
+
+def assert_restored(seed, text, rendered_text):
+    """The restore returned the running config: every section in its place, each the plan does
+    not own byte for byte (kept_blocks, foreign_bgp), the plan's own with the lines they ran.
+    The stand-in prints a line re-entered into a section at the section's end, where EOS prints
+    each section's lines in its own fixed order whatever order they were typed in; so the order
+    of lines inside a section the restore re-entered is the one thing not compared."""
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
+    assert_kept(seed, text, rendered_text, "restore")
+    assert text.splitlines()[:3] == seed.splitlines()[:3]      # the header as it was
+
+    def sections(config):
+        return [(h, sorted(tuple(item) for item in grammar.items(b))) for h, b in
+                grammar.read(config)]
+    assert sections(text) == sections(seed)
+    assert flat(text) == flat(seed)
+
+
+PLAN_LOOPBACK = "   ip address 198.18.0.4/32"     # leaf2a's Loopback0 (inventories/example)
+
+
+def _loopback(text):
+    return re.search(r"\ninterface Loopback0\n(?:   .*\n)*?(   ip address \S+)\n", text).group(1)
+
+
+def _same_instance(text):
+    """The real config with its BGP instance numbered as the plan's (65103): its neighbours,
+    peer groups, address families and VRFs become foreign lines inside the instance the plan
+    drains and applies (ownership: the plan owns the settings it renders and its neighbours).
+    Its Loopback0 already has the plan's address: an EVPN overlay group of these configs takes
+    its session address from Loopback0 (update-source), which the plan may not readdress (the
+    refusal test below)."""
+    asn = [line.split()[2] for line in text.splitlines() if line.startswith("router bgp ")][0]
+    text = text.replace("\nrouter bgp %s\n" % asn, "\nrouter bgp 65103\n")
+    return text.replace("\ninterface Loopback0\n", "\ninterface Loopback0\n", 1).replace(
+        _loopback(text), PLAN_LOOPBACK, 1)
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_every_stage_keeps_every_foreign_line_of_a_real_config(eos_lab, name):
+    """A real running config whose BGP instance is the plan's: after the drain commit, after
+    the apply (still drained) and after the undrain, every top-level section the plan does not
+    own and every line of the instance the plan does not own (other neighbours and peer groups,
+    their route-maps, address families, VRFs) is byte for byte as it ran; after the undrain no
+    RF-DRAIN-OUT line is left. A failed verify then restores the running config byte for byte:
+    drain, apply, restore."""
+    seed = _same_instance(shared_config(name))
+    _seed(eos_lab, seed)
+    _real_base(eos_lab, seed)
+    result = roll(eos_lab)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    drained, applied, undrained = stages(eos_lab, result, seed)
+    assert foreign_bgp(seed, eos_lab["rendered_text"])
+    for stage, text in (("drain", drained), ("apply", applied), ("undrain", undrained)):
+        assert_kept(seed, text, eos_lab["rendered_text"], stage)
+    assert "route-map RF-DRAIN-OUT out" in drained and "route-map RF-DRAIN-OUT out" in applied
+    assert "RF-DRAIN-OUT" not in undrained
+
+    _seed(eos_lab, seed)
+    _fail_verify(eos_lab)
+    failed = roll(eos_lab, "-e", "switch_deploy_verify_retries=1",
+                  "-e", "switch_deploy_verify_delay_s=0")
+    assert failed.returncode != 0 and "Previous running config restored" in failed.text
+    drained, applied, restored = stages(eos_lab, failed, seed)
+    for stage, text in (("drain", drained), ("apply", applied)):
+        assert_kept(seed, text, eos_lab["rendered_text"], stage)
+    assert_restored(seed, restored, eos_lab["rendered_text"])
+
+
+def _shared_objects(text):
+    """The real config (its instance the plan's, as above, its Loopback0 address its own) with
+    every kind of object the plan's objects share, the way another team would add them: (a) a
+    peer the plan does not have, with its own outbound route-map, in the instance the plan
+    drains; (b) a plan port in a port-channel and (c) another in a VRF; (d) TACACS+, logging
+    and NTP taking their source address from Loopback0, which the plan readdresses."""
+    own_address = _loopback(text)
+    text = _same_instance(text).replace(PLAN_LOOPBACK, own_address, 1)
+    lag = re.search(r"\n   (channel-group \d+ mode \w+)\n", text)     # the config's own LAG
+    vrf = re.search(r"\nvrf instance (\S+)\n", text)                    # and one of its VRFs
+    lines = ["interface Ethernet1/1", "   no switchport",
+             "   " + (lag.group(1) if lag else "channel-group 10 mode active"), "!",
+             "interface Ethernet1/5", "   no switchport",
+             "   vrf " + (vrf.group(1) if vrf else "MGMT"), "   ip address 192.0.2.1/31", "!",
+             "ip tacacs source-interface Loopback0", "logging source-interface Loopback0",
+             "ntp local-interface Loopback0", "!"]
+    text = text.replace("\nrouter bgp 65103\n", "\nrouter bgp 65103\n"
+                        "   neighbor 203.0.113.9 remote-as 64999\n"
+                        "   neighbor 203.0.113.9 route-map PARTNER-OUT out\n")
+    at = text.index("\nrouter bgp 65103\n") + 1
+    return text[:at] + "\n".join(lines) + "\n" + text[at:], own_address.split()[-1], \
+        lag.group(1) if lag else "channel-group 10 mode active"
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_a_shared_object_is_refused_naming_both_before_any_commit(eos_lab, name):
+    """Over each real config, one roll carrying every shared object (_shared_objects): refused,
+    each named with what uses it, before anything is committed; the running config byte for
+    byte as it ran. All four in one roll: the gate computes every refusal before the first
+    commit and reports them together."""
+    seed, address, lag = _shared_objects(shared_config(name))
+    _seed(eos_lab, seed)
+    _real_base(eos_lab, seed)
+    result = roll(eos_lab)
+    assert result.returncode != 0 and "leaf2a: refused" in result.text
+    assert committed(result) == [] and exec_log(eos_lab) == []
+    assert (eos_lab["state"] / "running-config").read_text() == seed
+    text = result.text
+    assert "neighbor 203.0.113.9 has its own outbound route-map PARTNER-OUT" in text
+    assert 'Ethernet1/1 is a member of Port-Channel %s ("%s")' % (lag.split()[1], lag) in text
+    assert re.search(r"Ethernet1/5 is in VRF \S+ \(\"vrf \S+\"\)", text)
+    for service in ("ip tacacs source-interface Loopback0", "logging source-interface Loopback0",
+                    "ntp local-interface Loopback0"):
+        assert '"%s" takes its source address from Loopback0' % service in text
+        assert "(%s -> ip address 198.18.0.4/32)" % ("ip address " + address) in text
+    # the real configs' EVPN overlay groups source their sessions from Loopback0 too
+    for line in re.findall(r"\n   (neighbor \S+ update-source Loopback0)\n", seed):
+        assert '"%s" takes its source address from Loopback0' % line in text
+
+
+def test_a_foreign_peers_outbound_policy_is_kept_by_a_roll_without_drain(eos_lab):
+    """The way to keep a foreign peer's own outbound route-map (which a drain by route-map
+    would replace): roll that switch with switch_deploy_drain false - one commit, the peer's
+    lines byte for byte."""
+    seed = _same_instance(shared_config("composite-ai-leaf-mgmt.cfg")).replace(
+        "\nrouter bgp 65103\n", "\nrouter bgp 65103\n   neighbor 203.0.113.9 remote-as 64999\n"
+        "   neighbor 203.0.113.9 route-map PARTNER-OUT out\n")
+    _seed(eos_lab, seed)
+    _real_base(eos_lab, seed)
+    result = roll(eos_lab, "-e", "switch_deploy_drain=false")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    (applied,) = stages(eos_lab, result, seed)
+    assert "RF-DRAIN-OUT" not in applied
+    assert_kept(seed, applied, eos_lab["rendered_text"], "apply")
+    assert "   neighbor 203.0.113.9 route-map PARTNER-OUT out" in [
+        line for item in foreign_bgp(applied, eos_lab["rendered_text"]) for line in item]

@@ -47,6 +47,8 @@ def eos_drained(config: str) -> str:
     own outbound route-map (eos_out_policies) is left as it is."""
     own = eos_out_policies(config)
     out = []
+    tagged = set()   # one drain line per neighbour: a peer group's "peer group" and "remote-as"
+    # lines both name it, and a second line would make the undrain negate it twice
     in_bgp = in_body = False
     flat = not any(line.startswith(" ") for line in config.splitlines())
     for line in config.splitlines():
@@ -69,9 +71,10 @@ def eos_drained(config: str) -> str:
         indent = line[:len(line) - len(line.lstrip())]
         if not (in_bgp or flat) or len(indent) > 3 or words[:1] != ["neighbor"] or len(words) < 3:
             continue
-        if words[1] in own:
+        if words[1] in own or words[1] in tagged:
             continue
         if words[2] == "remote-as" or words[2:] in (["peer", "group"], ["peer-group"]):
+            tagged.add(words[1])
             out.append("%sneighbor %s route-map %s out" % (indent, words[1], DRAIN_OUT))
     return "\n".join(out) + "\n"
 

@@ -28,8 +28,10 @@ _MEMBERSHIP = (("channel-group ", "a member of Port-Channel %s", 1),
 # Words after which a line names the interface a service takes its source address from
 # (ip tacacs/radius source-interface, logging source-interface, ntp local-interface,
 # snmp-server local-interface, sflow source-interface, ip domain lookup source-interface, ...;
-# "ntp server ... source INTF").
-_SOURCE_WORDS = ("source-interface", "local-interface")
+# "ntp server ... source INTF"; under router bgp "neighbor X update-source INTF", the interface
+# whose address a BGP session - an EVPN overlay's peer group, say - is sourced from: EOS User
+# Manual, BGP commands, "neighbor update-source").
+_SOURCE_WORDS = ("source-interface", "local-interface", "update-source")
 
 
 def _by_key(blocks: Sequence[grammar.Block]) -> Dict[str, grammar.Block]:
@@ -67,8 +69,8 @@ def port_risks(running: Sequence[grammar.Block], want: Sequence[grammar.Block],
 
 
 def _source_users(running: Sequence[grammar.Block]) -> Dict[str, List[str]]:
-    """{interface: the lines that take their source address from it}, over the whole running
-    config once."""
+    """{interface: the lines that take their source address from it}, over the whole config
+    the switch will run, once (a user in a section the deploy removes is no risk)."""
     users: Dict[str, List[str]] = {}
     for head, body in running:
         for line in [head] + list(body):
@@ -89,7 +91,9 @@ def source_risks(running: Sequence[grammar.Block], want: Sequence[grammar.Block]
     """A plan-owned interface (Loopback0, a port) whose addresses the plan changes while a
     service the plan does not own takes its source address from it."""
     before, after = _by_key(running), _by_key(want)
-    users = _source_users(running)
+    # a BGP instance other than the plan's is refused on its own (candidate: one instance)
+    users = _source_users([b for b in want if b[0].split()[:2] != ["router", "bgp"]
+                           or b[0].split()[2:3] == [own.asn]])
     out = []
     for name in sorted(own.ports & set(users)):
         key = "interface " + name

@@ -145,3 +145,35 @@ def test_a_loopback_a_service_sources_from_is_not_readdressed_silently(example):
         if ln.strip().startswith("ip address")))
     assert not [r for r in candidate.plan_deploy(same, rendered)["refusals"]
                 if "source address" in r]
+
+
+def test_a_peer_group_is_drained_by_one_line_and_undrained_by_one(rendered):
+    """kr1-leaf2b's MLAG peer group (../shared/running-configs) as a foreign group of the
+    plan's instance: its "peer group" and "remote-as" lines both name it; one drain line, one
+    undrain line (a second "no ... out" is what a session prints as a stray line)."""
+    lines = rendered.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("router bgp ")) + 1
+    running = "\n".join(lines[:at] + ["   neighbor MLAG peer group",
+                                      "   neighbor MLAG remote-as 65102",
+                                      "   neighbor MLAG send-community"] + lines[at:]) + "\n"
+    assert drain.eos_drained(running).count("neighbor MLAG route-map RF-DRAIN-OUT out") == 1
+    result = candidate.plan_deploy(running, rendered, drain=True)
+    assert result["refusals"] == []
+    assert result["drain"].count("   neighbor MLAG route-map RF-DRAIN-OUT out") == 1
+    assert result["undrain"].count("   no neighbor MLAG route-map RF-DRAIN-OUT out") == 1
+
+
+def test_a_bgp_session_sourced_from_the_loopback_is_not_readdressed_silently(example):
+    """A foreign peer group of the plan's instance takes its session address from Loopback0
+    (kr1-leaf2b's EVPN "Overlay" group): readdressing the loopback is refused naming both; with
+    the foreign instance removed by name nothing sources from it any more."""
+    running, rendered, _port = _real_with(example)
+    overlay = "   neighbor OVERLAY update-source Loopback0"
+    same = running.replace("router bgp 65107\n", "router bgp 65103\n   neighbor OVERLAY peer "
+                           "group\n%s\n" % overlay)
+    refusals = candidate.plan_deploy(same, rendered)["refusals"]
+    assert [r for r in refusals if overlay.strip() in r and "10.255.0.7/32" in r
+            and "Loopback0" in r]
+    other = running.replace("router bgp 65107\n", "router bgp 65107\n%s\n" % overlay)
+    refusals = candidate.plan_deploy(other, rendered, remove=["router bgp 65107"])["refusals"]
+    assert not [r for r in refusals if "source address" in r]
