@@ -7,6 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import difflib
 import json
 
 from ansible.errors import AnsibleFilterError
@@ -14,6 +15,7 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic_secrets
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
     candidate, management, secrets, session)
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import backends, roll
@@ -87,6 +89,21 @@ def eos_redact(text):
     return secrets.redact_text(text if isinstance(text, str) else str(text))
 
 
+def sonic_redact(text):
+    return sonic_secrets.redact_text(text if isinstance(text, str) else str(text))
+
+
+def frr_diff(after, before="", path="bgpd.conf"):
+    """A unified diff of two FRR config texts, secrets redacted on both sides (a list of
+    lines; empty when they are equal)."""
+    if not isinstance(after, str) or not isinstance(before or "", str):
+        raise AnsibleFilterError("roce.fabric.frr_diff: expected two config texts")
+    return list(difflib.unified_diff(
+        sonic_secrets.redact_frr(before or "").splitlines(),
+        sonic_secrets.redact_frr(after).splitlines(),
+        "%s (on the switch)" % path, "%s (rendered)" % path, lineterm=""))
+
+
 def verify_targets(device, plan):
     try:
         return plan_targets.targets(device, plan)
@@ -138,5 +155,6 @@ class FilterModule(object):
         return {"frr_drain": frr_drain, "eos_drain": eos_drain, "eos_lockout": eos_lockout,
                 "eos_deploy": eos_deploy, "eos_restore": eos_restore,
                 "eos_session_risks": eos_session_risks, "eos_redact": eos_redact,
+                "sonic_redact": sonic_redact, "frr_diff": frr_diff,
                 "verify_targets": verify_targets, "verify_state": verify_state,
                 "roll_plan": roll_plan, "port_problems": port_problems}

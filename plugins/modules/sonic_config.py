@@ -143,6 +143,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers as deploy_buffers
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic_secrets
 
 
 def main():
@@ -167,7 +168,9 @@ def main():
     def run(step):
         rc, out, err = module.run_command(steps[step])
         done.append({"step": step, "argv": steps[step], "rc": rc,
-                     "output": (out + err).strip()[-2000:]})
+                     # what the switch prints back may carry its secrets (a passkey in a
+                     # failed apply-patch's config dump): redacted before it is kept
+                     "output": sonic_secrets.redact_text((out + err).strip())[-2000:]})
         return rc
 
     if p["state"] != "applied":
@@ -180,7 +183,8 @@ def main():
     intended = p["intended"]
     rc, out, err = module.run_command(["show", "runningconfiguration", "all"])
     if rc != 0:
-        module.fail_json(msg="cannot read the running CONFIG_DB: %s" % (err or out))
+        module.fail_json(msg="cannot read the running CONFIG_DB: %s"
+                         % sonic_secrets.redact_text(err or out)[-2000:])
     try:
         running = json.loads(out)
     except ValueError as exc:

@@ -263,3 +263,27 @@ def test_a_handed_over_profile_is_applied_and_a_wrong_name_is_refused(run):
     out = run(Switch(foreign_port(golden())), check=True, hand_over=["BUFFER_PROFILE|nope"])
     assert out.failed and '"BUFFER_PROFILE|nope" names no object the plan writes' in \
         out.result["msg"]
+
+
+class Leaky(Switch):
+    """A switch whose commands fail printing its config back (TACACS+ passkey, SNMP community)."""
+
+    DUMP = '{"TACPLUS": {"global": {"passkey": "test123"}}, "SNMP_COMMUNITY": {"public": {}}}'
+
+    def run_command(self, argv, **_kw):
+        self.calls.append(list(argv))
+        if argv[:2] == ["show", "runningconfiguration"]:
+            return (1, self.DUMP, "") if self.codes.get("show") else \
+                (0, json.dumps(self.running), "")
+        if argv[:2] == ["config", "apply-patch"] and "-d" not in argv:
+            return 1, "", "Error: validation failed: " + self.DUMP
+        return 0, "", ""
+
+
+@pytest.mark.parametrize("codes", [{"show": 1}, {}])
+def test_what_the_switch_prints_back_is_redacted(run, codes):
+    failed = run(Leaky(drifted(), codes))
+    assert failed.failed
+    printed = json.dumps(failed.result)
+    assert "test123" not in printed and '"public"' not in printed
+    assert "<redacted>" in printed
