@@ -105,7 +105,8 @@ class ActionModule(ActionBase):
                           change_table=change_plan.table(
                               plan_out, os.path.join(root, "fabric", "changes.md")),
                           outside_limit=(plan_out["outside_limit"] or {}).get("devices", []),
-                          covering_limit=(plan_out["outside_limit"] or {}).get("limit"))
+                          covering_limit=(plan_out["outside_limit"] or {}).get("limit"),
+                          pending=change_plan.pending(plan_out))
         if diffs:
             result["diff"] = diffs
         return result

@@ -175,4 +175,11 @@ covering_limit:
   description: A C(--limit) that covers every switch the change touches.
   returned: with V(fabric) in O(outputs) and switches outside the limit change
   type: str
+pending:
+  description:
+    - The verdict's first words when switches outside this run change too (C(PENDING - N
+      switch(es) outside this run change too (...): cover them with --limit '...')), else
+      empty. site.yml's last line starts with it.
+  returned: with V(fabric) in O(outputs)
+  type: str
 """

@@ -78,7 +78,12 @@ def test_a_pair_cable_change_reviews_and_rolls_with_its_blast_radius(tmp_path):
     assert ("not rendered by this run but changed: spine1, spine2 (spine1: the other end of "
             "links to leaf2a, leaf2b") in out
     assert "cover the change with --limit 'leaf_pair2,spines' --tags leaf,spine" in out
+    verdict = [line for line in out.splitlines() if '"roce.fabric: ' in line][-1]
+    assert ("roce.fabric: PENDING - 2 switch(es) outside this run change too (spine1, spine2): "
+            "cover them with --limit 'leaf_pair2,spines' --tags leaf,spine; checks: 0 error(s), "
+            in verdict), verdict
     assert (limited / "configs" / "spine1.cfg").read_text() == \
         (base / "configs" / "spine1.cfg").read_text()         # outside the limit: untouched
     second = run_site("-i", str(inv / "hosts.yml"), "-e", "switch_output_dir=%s" % applied)
     assert "change plan (" not in second                      # nothing changes: quiet
+    assert "PENDING" not in second

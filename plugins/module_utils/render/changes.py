@@ -143,6 +143,20 @@ def table(changes: Dict[str, Any], path: str = "intended/fabric/changes.md") -> 
     return out
 
 
+def pending(changes: Optional[Dict[str, Any]]) -> str:
+    """The verdict's first words when switches outside this run change too: "PENDING - N
+    switch(es) outside this run change too (names): cover them with --limit '...'"; "" when
+    nothing is pending. The last line of a run must not read "all clear" with switches left
+    between two configs (their side of a changed link still runs the old one)."""
+    outside = (changes or {}).get("outside_limit")
+    if not outside:
+        return ""
+    names = outside["devices"]
+    shown = ", ".join(names[:4]) + (" and %d more" % (len(names) - 4) if len(names) > 4 else "")
+    return ("PENDING - %d switch(es) outside this run change too (%s): cover them with "
+            "--limit '%s'%s" % (len(names), shown, outside["limit"], _tags(outside)))
+
+
 def _tags(outside: Dict[str, Any]) -> str:
     return " --tags %s" % ",".join(outside["tags"]) if outside.get("tags") else ""
 

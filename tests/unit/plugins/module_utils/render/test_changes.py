@@ -125,6 +125,19 @@ def test_the_plan_names_devices_outside_the_run_and_the_limit_that_covers_them(e
     for name in ("leaf2a", "spine1", "spine2"):
         assert "| %s" % name in md
     assert "traffic-affecting | drain first" in md and md.startswith("# Change plan: example")
+    # the verdict's first words: PENDING with the count and the limit that covers them
+    assert changes.pending(out) == (
+        "PENDING - 2 switch(es) outside this run change too (spine1, spine2): cover them with "
+        "--limit 'leaf_pair2,spines' --tags leaf,spine")
+    inside = changes.change_plan([rec, spine, spine2], [], result, None, {}, [])
+    assert changes.pending(inside) == "" and changes.pending(None) == ""
+
+
+def test_pending_names_four_switches_and_counts_the_rest():
+    outside = {"devices": ["s%d" % n for n in range(1, 7)], "limit": "all", "tags": []}
+    assert changes.pending({"outside_limit": outside}) == (
+        "PENDING - 6 switch(es) outside this run change too (s1, s2, s3, s4 and 2 more): cover "
+        "them with --limit 'all'")
 
 
 def test_covering_limit_uses_whole_groups_then_hosts():
