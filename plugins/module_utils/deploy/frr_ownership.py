@@ -128,7 +128,7 @@ def _instance(rendered: str) -> str:
                  and " vrf " not in k[0]), "router bgp")
 
 
-def _owned(oid: str, plan: Set[str], settings: Set[str]) -> bool:
+def _owned(oid: str, plan: Set[str], settings: Set[Tuple[str, str]]) -> bool:
     if oid in plan or (": " not in oid and oid.split()[-1].startswith(PLAN_PREFIX)):
         return True
     where, _, line = oid.partition(": ")

@@ -1,11 +1,12 @@
 """Which bgpd objects the split-mode FRR deploy does not own (issue 28).
 
-The running-config texts are real: captured from FRR 8.4.4 (zebra + bgpd in a network namespace,
-as molecule/fabric/lab.py runs them) with `vtysh -d bgpd -c 'show running-config'` (byte for byte what frr-reload.py
---daemon bgpd reads, `show running-config bgpd`: compared in the lab) after loading tests/golden/sonic-dynamic leaf1a's bgpd.conf
-(PLAIN: the full `show running-config`, less zebra's two `no ip(v6) forwarding` lines,
-the only difference to bgpd's), its drained copy (DRAINED), and the plain file plus objects typed in vtysh (FOREIGN).
-frr-reload then deleted every one of those foreign objects: the bug.
+The running-config texts are real: captured from FRR 8.4.4 (zebra + bgpd in a network
+namespace, as molecule/fabric/lab.py runs them) with `vtysh -d bgpd -c 'show running-config'`
+(byte for byte what frr-reload.py --daemon bgpd reads, `show running-config bgpd`: compared in
+the lab) after loading tests/golden/sonic-dynamic leaf1a's bgpd.conf (PLAIN: the full `show
+running-config`, less zebra's two `no ip(v6) forwarding` lines, the only difference to bgpd's),
+the plain file plus objects typed in vtysh (FOREIGN), and its drained copy (DRAINED). Loading
+the drained file with frr-reload there deleted every one of those foreign objects: the bug.
 """
 import os
 
