@@ -14,7 +14,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import verify
 from ansible_collections.roce.fabric.plugins.module_utils.plan import targets as plan_targets
-from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain
+from ansible_collections.roce.fabric.plugins.module_utils.deploy import drain, frr_ownership
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic_secrets
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import (
     candidate, management, secrets, session)
@@ -27,6 +27,18 @@ def frr_drain(bgpd_conf):
         raise AnsibleFilterError("roce.fabric.frr_drain: expected bgpd.conf text, got %s"
                                  % type(bgpd_conf).__name__)
     return drain.frr_drained(bgpd_conf)
+
+
+def frr_foreign(running, persistent, rendered, remove=None, deployed=""):
+    if not all(isinstance(v, str) for v in (running, persistent, rendered, deployed or "")):
+        raise AnsibleFilterError("roce.fabric.frr_foreign: expected bgpd config text (the running "
+                                 "config, the persistent, rendered and last deployed bgpd.conf)")
+    if remove is not None and (not isinstance(remove, list) or
+                               not all(isinstance(r, str) for r in remove)):
+        raise AnsibleFilterError("roce.fabric.frr_foreign: remove must be a list of bgpd objects "
+                                 "as the messages name them (switch_deploy_frr_remove), got %r"
+                                 % (remove,))
+    return frr_ownership.foreign(running, persistent, rendered, remove or [], deployed or "")
 
 
 def eos_drain(config):
@@ -152,7 +164,8 @@ class FilterModule(object):
     """roce.fabric switch filters."""
 
     def filters(self):
-        return {"frr_drain": frr_drain, "eos_drain": eos_drain, "eos_lockout": eos_lockout,
+        return {"frr_drain": frr_drain, "frr_foreign": frr_foreign, "eos_drain": eos_drain,
+                "eos_lockout": eos_lockout,
                 "eos_deploy": eos_deploy, "eos_restore": eos_restore,
                 "eos_session_risks": eos_session_risks, "eos_redact": eos_redact,
                 "sonic_redact": sonic_redact, "frr_diff": frr_diff,

@@ -251,3 +251,46 @@ def test_a_traffic_affecting_change_rolls_drained_and_loses_nothing(lab):
         assert "bgp graceful-shutdown" not in running
     transmitted, received = _loss(out)
     assert transmitted > 50 and received == transmitted and " 0% packet loss" in out, out
+
+
+# Issue 28: bgpd objects another team configured on leaf1a - a border neighbour with its
+# route-map and prefix-list, typed in vtysh (running only).
+FOREIGN_BGPD = ["ip prefix-list STORAGE-IN seq 5 permit 10.20.0.0/16 le 24",
+                "route-map STORAGE-IN permit 10", "match ip address prefix-list STORAGE-IN",
+                "exit", "router bgp %d", "neighbor 10.0.0.9 remote-as 65000",
+                "address-family ipv4 unicast", "neighbor 10.0.0.9 route-map STORAGE-IN in"]
+FOREIGN_NAMES = ["neighbor 10.0.0.9", "route-map STORAGE-IN", "ip prefix-list STORAGE-IN"]
+
+
+def _bgpd(name):
+    return ns_run(name, "vtysh", "--vty_socket", frr_dir(name), "-c",
+                  "show running-config bgpd").stdout
+
+
+def test_a_forced_roll_refuses_to_delete_foreign_bgpd_objects_until_named(lab):
+    work, devices = lab
+    asn = devices["leaf1a"]["bgp"]["asn"]
+    argv = ["vtysh", "--vty_socket", frr_dir("leaf1a"), "-c", "configure terminal"]
+    for line in FOREIGN_BGPD:
+        argv += ["-c", line.replace("%d", str(asn))]
+    ns_run("leaf1a", *argv)
+    before = _bgpd("leaf1a")
+    assert "neighbor 10.0.0.9 remote-as 65000" in before and "route-map STORAGE-IN" in before
+    persistent = open(os.path.join(frr_dir("leaf1a"), "bgpd.conf")).read()
+    (work / "inventory" / "group_vars" / "leaf_pair1" / "change.yml").write_text("---\n")
+    refused = playbook(work, "site.yml", "--tags", "leaf", "--limit", "leaf_pair1",
+                       "-e", "switch_deploy_force=true")
+    assert refused.returncode != 0, refused.folded[-3000:]
+    assert "leaf1a: nothing was applied" in refused.folded, refused.folded[-3000:]
+    for name in FOREIGN_NAMES:
+        assert 'bgpd "%s"' % name in refused.folded, name
+    assert 'switch_deploy_frr_remove' in refused.folded
+    # nothing applied: bgpd's running config byte for byte as before, the file untouched
+    assert _bgpd("leaf1a") == before
+    assert open(os.path.join(frr_dir("leaf1a"), "bgpd.conf")).read() == persistent
+    named = playbook(work, "site.yml", "--tags", "leaf", "--limit", "leaf_pair1",
+                     "-e", "switch_deploy_force=true",
+                     "-e", json.dumps({"switch_deploy_frr_remove": FOREIGN_NAMES}))
+    assert named.returncode == 0, named.folded[-4000:]
+    after = _bgpd("leaf1a")
+    assert "10.0.0.9" not in after and "STORAGE-IN" not in after, after
