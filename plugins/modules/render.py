@@ -28,7 +28,7 @@ description:
   - With V(fabric), writes the fabric report under C(fabric/) - C(README.md), the cabling plan
     (C(cabling.csv), C(cabling.md)), the IP and ASN plan (C(addressing.md)), every rule's verdict
     (C(verdicts.md)), C(topology.svg), one C(buffer-<model>-<platform>-<role>.svg) per switch
-    model and the rollout waves (C(rollout.json), C(rollout.md): the batches a multi-switch
+    model and the rollout waves (C(rollout.json), C(rollout.md) - the batches a multi-switch
     deploy rolls in) - from the whole plan, whatever O(devices) holds.
   - Writes only files whose content changes (atomically), so a second run changes nothing.
 options:
@@ -177,9 +177,9 @@ covering_limit:
   type: str
 pending:
   description:
-    - The verdict's first words when switches outside this run change too (C(PENDING - N
-      switch(es) outside this run change too (...): cover them with --limit '...')), else
-      empty. site.yml's last line starts with it.
+    - The verdict's first words when switches outside this run change too (else empty),
+      C(PENDING - N switch(es) outside this run change too) with their names and the
+      C(--limit) that covers them. site.yml's last line starts with it.
   returned: with V(fabric) in O(outputs)
   type: str
 """
