@@ -151,6 +151,6 @@ def canonical(text, mode_head, known=()):
                 raise invalid(at + 1, words[1])
             words = [words[0], sub] + words[2:]
         if first == "interface" and len(words) > 1:
-            return " ".join(lead + ["interface", interface_name(" ".join(words[1:]), at + 1,
-                                                                 known)])
+            name = interface_name(" ".join(words[1:]), at + 1, known)
+            return " ".join(lead + ["interface", name])
     return " ".join(lead + [first] + words[1:])

@@ -124,14 +124,14 @@ def objects(text: str, instance: str) -> Dict[str, str]:
 
 
 def _instance(rendered: str) -> str:
-    return next((k[0] for k, _ in lines(rendered) if k and k[0].startswith("router bgp ")
+    return next((k[0] for k, _body in lines(rendered) if k and k[0].startswith("router bgp ")
                  and " vrf " not in k[0]), "router bgp")
 
 
 def _owned(oid: str, plan: Set[str], settings: Set[Tuple[str, str]]) -> bool:
     if oid in plan or (": " not in oid and oid.split()[-1].startswith(PLAN_PREFIX)):
         return True
-    where, _, line = oid.partition(": ")
+    where, _sep, line = oid.partition(": ")
     return bool(line) and (where, _setting(line)) in settings
 
 

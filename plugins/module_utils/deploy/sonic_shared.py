@@ -289,7 +289,8 @@ def _mode_ports(parent: str, mode: str, lanes: List[int]
     out: Dict[str, Tuple[List[int], AbstractSet[int]]] = {}
     at = 0
     for group in groups:
-        assert group is not None
+        if group is None:
+            raise AssertionError("a breakout group that did not match")
         count, speed, others, _l, assigned = group.groups()
         width = (int(assigned) if assigned else len(lanes)) // int(count)
         speeds = frozenset(int(s.rstrip("G")) * 1000 for s in

@@ -294,8 +294,8 @@ def _uplinks(view: _View, known: Sequence[str], w: int) -> List[Finding]:
         if len(taken) > cap:
             out.append(_finding(
                 "rollout-uplinks", lower, "wave %d" % w, "%d of its %d uplink switches in one "
-                "wave (%s): at most %d, max(1, floor(%d/4))" % (len(taken), u, _few(taken), cap,
-                                                                  u),
+                "wave (%s): at most %d, max(1, floor(%d/4))"
+                % (len(taken), u, _few(taken), cap, u),
                 "move %d of them to another wave" % (len(taken) - cap), wave=w, uplinks=u,
                 in_wave=len(taken), allowed=cap, switches=taken))
     return out
@@ -346,5 +346,5 @@ class _Order:
                                     "plane %d" % (_plural(TIERS[min(ranks)]), _plural(TIERS[last]),
                                                   plane),
                                     "roll super-spines, then spines, then leaves", wave=w))
-            self.rank[plane] = max(last, max(ranks))
+            self.rank[plane] = max(last, *ranks)
         return out

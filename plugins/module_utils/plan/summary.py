@@ -51,8 +51,8 @@ def format_report(plan: Plan) -> List[str]:
         device = v["device"]
         if len(group) > 1:
             names = [g["device"] for g in group[:SHOWN]]
-            device = "{:,} devices ({}{})".format(len(group), ", ".join(names),
-                                                 ", ..." if len(group) > SHOWN else "")
+            more = ", ..." if len(group) > SHOWN else ""
+            device = "{:,} devices ({}{})".format(len(group), ", ".join(names), more)
         lines.append("%-7s %-24s %-10s %-22s %s"
                      % (v["severity"], v["rule"], device, v["location"], v["message"]))
         lines.append("%-65s fix: %s" % ("", v["hint"]))

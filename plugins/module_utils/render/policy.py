@@ -11,7 +11,7 @@ __metaclass__ = type
 
 # the list lives with the plan, which sizes each neighbour's route limit from it
 # (plan/bgp_limits.py) and whose checks recount it (checks/bgp.py); the renders write it as is
-from ansible_collections.roce.fabric.plugins.module_utils.plan.targets import (  # noqa: F401
+from ansible_collections.roce.fabric.plugins.module_utils.plan.targets import (  # noqa: F401 pylint: disable=unused-import
     connected_prefixes)
 
 CONNECTED = "RF-CONNECTED"     # prefix-list and route-map name, on FRR and EOS alike

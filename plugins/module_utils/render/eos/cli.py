@@ -197,8 +197,8 @@ def _routing(dev: SwitchIntent) -> List[str]:
                 "   neighbor %s route-map %s in" % (nbr["address"], DRAIN_IN),
                 # the plan's timers (EOS's own default is 60/180: the two ends of a SONiC-EOS
                 # link must agree, rule bgp-timers) and its route limit (plan/bgp_limits.py)
-                "   neighbor %s timers %d %d" % (nbr["address"], bgp["keepalive_s"],
-                                                bgp["hold_s"]),
+                "   neighbor %s timers %d %d"
+                % (nbr["address"], bgp["keepalive_s"], bgp["hold_s"]),
                 "   neighbor %s maximum-routes %d" % (nbr["address"], nbr["max_routes"])]
         if bgp["bfd"]:
             out.append("   neighbor %s bfd" % nbr["address"])

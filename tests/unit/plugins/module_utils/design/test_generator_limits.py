@@ -37,8 +37,8 @@ def test_tiers_2_beyond_k2_over_2_is_refused_with_the_limit():
                            "tiers at radix 8"), text
     assert "not 64" in text and "a radix of at least 12" in text, text
     # per plane: 128 GPUs over 2 planes is 64 a plane, the same limit
-    assert "32 GPUs per plane (128 GPUs over 2 planes)" in _refusal(gpus=128, radix=8, planes=2,
-                                                                     tiers=2)
+    refusal = _refusal(gpus=128, radix=8, planes=2, tiers=2)
+    assert "32 GPUs per plane (128 GPUs over 2 planes)" in refusal
     assert _refusal(gpus=64, radix=8, tiers=4).startswith("tiers = 4 is not valid: 2 ")
 
 
