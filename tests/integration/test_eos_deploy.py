@@ -284,16 +284,7 @@ def test_real_running_configs_keep_every_line_the_plan_does_not_own(eos_lab, nam
     assert changed.returncode != 0 and committed(changed) == []
     assert 'management interface "interface Management1": changed' in changed.text
     assert "$6$" not in deploy_output(changed)
-    # a base config that says what the switch already runs (its Management1 and eAPI blocks)
-    host_vars = eos_lab["inventory"] / "host_vars" / "leaf2a.yml"
-    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import grammar
-    base = "".join("%s\n%s!\n" % (h, "".join(line + "\n" for line in b))
-                   for h, b in grammar.read(text)
-                   if h in ("interface Management1", "management api http-commands"))
-    host_vars.write_text("roce_eos_base_config: |\n" + "".join(
-        "  " + line + "\n" for line in base.splitlines()) + "\n".join(
-        line for line in host_vars.read_text().splitlines()
-        if line.startswith(("roce_deploy", "ansible_"))) + "\n")
+    _real_base(eos_lab, text)       # a base config saying what the switch already runs
     refused = roll(eos_lab)
     assert refused.returncode != 0 and "router bgp %s" % asn in refused.text
     assert "switch_deploy_eos_remove" in refused.text and committed(refused) == []
