@@ -175,7 +175,7 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
     if changes and not allow_buffer_recreate:
         raise ValueError(buffers.refusal(changes))
     _refuse_referenced(running, intended, names, patch, owned)
-    shared = shared_risks(running, intended, hand_over, owned)
+    shared = shared_risks(running, intended, hand_over, owned, names)
     if shared:
         raise ValueError("\n".join(shared[:SHOWN_RISKS]) + (
             "\n(and %d more)" % (len(shared) - SHOWN_RISKS) if len(shared) > SHOWN_RISKS
@@ -184,12 +184,13 @@ def config_patch(running: Dict[str, Any], intended: Dict[str, Any],
 
 
 def shared_risks(running: Dict[str, Any], intended: Dict[str, Any],
-                 hand_over: Iterable[str] = (), owned: AbstractSet[str] = OWNED_TABLES
-                 ) -> List[str]:
+                 hand_over: Iterable[str] = (), owned: AbstractSet[str] = OWNED_TABLES,
+                 names: Optional[AbstractSet[str]] = None) -> List[str]:
     """``sonic_shared.risks`` with this patch's ownership: a running field is kept (not the
     plan's) when its key is not the plan's, or is a shared-table key whose field the plan does
     not write."""
-    names = plan_names(intended)
+    if names is None:                   # config_patch passes the ones it computed
+        names = plan_names(intended)
 
     def keeps(table: str, key: str, field: str) -> bool:
         want = intended.get(table, {}).get(key)

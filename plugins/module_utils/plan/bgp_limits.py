@@ -48,10 +48,11 @@ def originated(dev: SwitchIntent) -> int:
 def components(switches: Dict[str, SwitchIntent]) -> Dict[str, int]:
     """{switch: index of its BGP component}, components joined by the plan's sessions."""
     out: Dict[str, int] = {}
+    index = -1
     for start in switches:
         if start in out:
             continue
-        index = len(set(out.values()))
+        index += 1                  # a new component (counting out's values was O(S x C))
         out[start] = index
         todo: List[str] = [start]
         while todo:
