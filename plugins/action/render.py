@@ -136,11 +136,14 @@ class ActionModule(ActionBase):
                                        dict(groups), tags)
 
     def _write(self, files, root, files_dir, scratch, changed, diffs, full=False):
+        # the roots resolved once and each directory made once: 100,000+ files at scale
+        real_root, real_files_dir = os.path.realpath(root), os.path.realpath(files_dir)
+        made = set()
         for rel, text in sorted(files.items()):
             # Names passed the grammar at the gate; the paths are confined all the same.
-            path = names.confined_path(root, rel)
+            path = names.confined_path(root, rel, real_root)
             if scratch:
-                _write(names.confined_path(files_dir, rel), text)
+                _write(names.confined_path(files_dir, rel, real_files_dir), text, made)
             old = None
             if os.path.exists(path):
                 with open(path) as handle:
@@ -152,7 +155,7 @@ class ActionModule(ActionBase):
                 # every changed line (a long diff summarised per table/section, never cut)
                 diffs.append({"prepared": file_diff.file_diff(rel, old, text, full)})
             if not self._task.check_mode:
-                _write(path, text)
+                _write(path, text, made)
 
 
 def _read(path):
@@ -186,8 +189,12 @@ def _worth_writing(plan_out):
     return any(r["class"] != "new" for r in plan_out["devices"])
 
 
-def _write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+def _write(path, text, made=None):
+    folder = os.path.dirname(path)
+    if made is None or folder not in made:
+        os.makedirs(folder, exist_ok=True)
+        if made is not None:
+            made.add(folder)
     tmp_path = path + ".tmp"
     with open(tmp_path, "w") as handle:
         handle.write(text)

@@ -82,9 +82,10 @@ def check(grammar: str, field: str, value: Any, host: Optional[str] = None) -> s
     return value
 
 
-def confined_path(root: str, rel: str) -> str:
-    """``root``/``rel`` if it stays inside ``root`` (no '..', absolute part or link out)."""
-    real_root = os.path.realpath(root)
+def confined_path(root: str, rel: str, real_root: Optional[str] = None) -> str:
+    """``root``/``rel`` if it stays inside ``root`` (no '..', absolute part or link out).
+    ``real_root``: os.path.realpath(root), resolved once by a caller writing many files."""
+    real_root = real_root or os.path.realpath(root)
     path = os.path.realpath(os.path.join(real_root, rel))
     if os.path.isabs(rel) or not path.startswith(real_root + os.sep):
         raise errors.RoceInputError("output path", rel, "a path inside %s" % real_root)
