@@ -26,7 +26,7 @@ CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(("plan", "plan_file", "devices", "output_dir", "check_copy", "outputs",
-                             "diff_full", "switch_results"))
+                             "diff_full", "switch_results", "baseline_dir"))
 
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
@@ -47,6 +47,9 @@ class ActionModule(ActionBase):
         if not root:
             return dict(result, failed=True, msg="output_dir is required")
         root = os.path.abspath(os.path.expanduser(root))
+        # the deployed-state record switch_deploy keeps: the change plan's baseline
+        base = args.get("baseline_dir")
+        base = os.path.abspath(os.path.expanduser(base)) if base else None
         wanted = args.get("devices") or []
         missing = [d for d in wanted if d not in plan["devices"]]
         if missing:
@@ -74,7 +77,7 @@ class ActionModule(ActionBase):
                     if "anta" in outputs:
                         files.update(render.render_anta(plan["devices"][name], plan, leaves))
                 if "configs" in outputs:
-                    records = _switch_changes(plan, switches, files, root)
+                    records = _switch_changes(plan, switches, files, base)[0]
                 if "hosts" in outputs:
                     for name in hosts:
                         files.update(render.render_host(plan["devices"][name]))
@@ -83,7 +86,7 @@ class ActionModule(ActionBase):
                     switch_results = args.get("switch_results")
                     if switch_results is None:   # what this run's switch renders kept
                         switch_results = plan_store.load_changes()
-                    plan_out = self._change_plan(plan, switch_results, root, task_vars or {})
+                    plan_out = self._change_plan(plan, switch_results, base, task_vars or {})
                     if _worth_writing(plan_out):
                         files["fabric/changes.md"] = change_plan.markdown(
                             plan_out, plan["summary"].get("name", "fabric"))
@@ -95,7 +98,8 @@ class ActionModule(ActionBase):
         result.update(changed=bool(changed), rendered=len(switches),
                       rendered_hosts=len(hosts) if "hosts" in outputs else 0,
                       changed_files=changed,
-                      output_dir=root, files_dir=files_dir, written=written)
+                      output_dir=root, files_dir=files_dir, written=written,
+                      baseline_dir=base)
         if "configs" in outputs:
             result.update(rendered_switches=switches, changes=records,
                           change_table=change_plan.table({"devices": records})[1:])
@@ -111,10 +115,10 @@ class ActionModule(ActionBase):
             result["diff"] = diffs
         return result
 
-    def _change_plan(self, plan, switch_results, root, task_vars):
+    def _change_plan(self, plan, switch_results, base, task_vars):
         """The run's change plan: the records the switch plays returned, and every switch of
         the plan they did not render (outside --limit or --tags) whose configs, rendered now in
-        memory, differ from those in output_dir."""
+        memory, differ from the deployed-state record ``base`` or that it does not hold."""
         records, rendered = {}, set()
         for res in switch_results:
             if not isinstance(res, dict):
@@ -127,13 +131,16 @@ class ActionModule(ActionBase):
         files = {}
         for name in others:
             files.update(render.render_switch(plan["devices"][name], ("configs",)))
-        outside = [r for r in _switch_changes(plan, others, files, root)
-                   if r["class"] != "new"]
+        outside, recorded = _switch_changes(plan, others, files, base)
+        recorded += sum(1 for n in rendered if n in plan["devices"]
+                        and _recorded(plan["devices"][n], base))
+        baseline = {"source": base, "recorded": recorded,
+                    "switches": len(others) + len(rendered)}
         limit = task_vars.get("ansible_limit") or None
         groups = task_vars.get("groups") or {}
         tags = list(task_vars.get("ansible_run_tags") or [])
         return change_plan.change_plan(list(records.values()), outside, plan, limit,
-                                       dict(groups), tags)
+                                       dict(groups), tags, baseline)
 
     def _write(self, files, root, files_dir, scratch, changed, diffs, full=False):
         # the roots resolved once and each directory made once: 100,000+ files at scale
@@ -165,18 +172,25 @@ def _read(path):
         return handle.read()
 
 
-def _switch_changes(plan, names, files, root):
-    """Change records of switches ``names`` from their config files in ``root`` (the previous
-    render) to ``files`` (this render)."""
-    out = []
+def _switch_changes(plan, names, files, base):
+    """Change records of switches ``names`` from their config files in the deployed-state
+    record ``base`` (None: no record) to ``files`` (this render), and how many the record
+    holds."""
+    out, recorded = [], 0
     for name in names:
         paths = [p for p in change_plan.config_paths(plan["devices"][name]) if p in files]
-        old = dict((p, _read(names_path(root, p))) for p in paths)
+        old = dict((p, _read(names_path(base, p)) if base else None) for p in paths)
+        recorded += bool(paths) and all(v is not None for v in old.values())
         record = change_plan.device_change(plan["devices"][name], old,
                                            dict((p, files[p]) for p in paths))
         if record is not None:
             out.append(record)
-    return out
+    return out, recorded
+
+
+def _recorded(dev, base):
+    return bool(base) and all(os.path.exists(names_path(base, p))
+                              for p in change_plan.config_paths(dev))
 
 
 def names_path(root, rel):
@@ -184,9 +198,9 @@ def names_path(root, rel):
 
 
 def _worth_writing(plan_out):
-    """changes.md is written when a switch config changes against a previous render (a first
-    render has nothing to compare with; a run that changes nothing leaves the last plan)."""
-    return any(r["class"] != "new" for r in plan_out["devices"])
+    """changes.md is written when a switch config differs from its baseline or has none (a run
+    that changes nothing leaves the last plan)."""
+    return bool(plan_out["devices"])
 
 
 def _write(path, text, made=None):

@@ -86,6 +86,16 @@ options:
         result.
     type: list
     elements: dict
+  baseline_dir:
+    description:
+      - The deployed-state record (C(switch_deployed_dir)) - the config files the
+        P(roce.fabric.switch_deploy#role) role left on each switch after it verified, under
+        the same relative paths as O(output_dir) - is the change plan's baseline; the
+        controller's previous render never is.
+      - A switch the record does not hold has no baseline, is listed as such (class
+        C(no-baseline)) and counts as changed; outside C(--limit) that makes it pending.
+      - Unset, no switch has a baseline.
+    type: path
 attributes:
   check_mode:
     support: full

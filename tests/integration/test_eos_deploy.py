@@ -60,12 +60,21 @@ with open(os.path.join(FIXTURES, "management-base.cfg")) as _handle:
     BASE = _handle.read()
 
 
-def _rendered(inventory_data, inventory):
-    """leaf2a's config as the plan renders it from this inventory (base config included)."""
+def _rendered(inventory_data, inventory, record=None):
+    """leaf2a's config as the plan renders it from this inventory (base config included); with
+    ``record``, every other switch's configs written there as the deployed-state record (the
+    rest of the fabric runs the plan; leaf2a runs an older config and has no record)."""
     from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
+    from ansible_collections.roce.fabric.plugins.module_utils.render import outputs
     from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos
-    return eos.eos_config(plan.build_plan(*inventory_data(str(inventory / "hosts.yml")))
-                          ["devices"]["leaf2a"])
+    built = plan.build_plan(*inventory_data(str(inventory / "hosts.yml")))
+    for name, dev in built["devices"].items() if record else ():
+        if dev["kind"] == "switch" and name != "leaf2a":
+            for rel, text in outputs.render_switch(dev, ("configs",)).items():
+                os.makedirs(os.path.dirname(os.path.join(record, rel)), exist_ok=True)
+                with open(os.path.join(record, rel), "w") as handle:
+                    handle.write(text)
+    return eos.eos_config(built["devices"]["leaf2a"])
 
 
 @pytest.fixture
@@ -77,7 +86,7 @@ def eos_lab(tmp_path, inventory_data):
     (inventory / "host_vars").mkdir(exist_ok=True)
     (inventory / "host_vars" / "leaf2a.yml").write_text(
         "roce_eos_base_config: |\n" + "".join("  " + line + "\n" for line in BASE.splitlines()))
-    rendered = _rendered(inventory_data, inventory)
+    rendered = _rendered(inventory_data, inventory, tmp_path / "intended" / "deployed")
     # The switch runs an older config (one port still at MTU 1500, no drain policy yet) and its
     # management plane, printed the way EOS prints a running config (indented).
     first_mtu = [line for line in flat(rendered) if line.startswith("mtu ")][0]

@@ -100,7 +100,8 @@ def lab(tmp_path_factory):
         devices_json = work / "devices.json"
         dumped = playbook(work, str(work / "plan.yml"), "-e", "devices_json=%s" % devices_json)
         assert dumped.returncode == 0, dumped.stdout[-3000:]
-        # the previous render: what the change plan compares with
+        # the render the lab starts from: its configs become the switches' state and their
+        # deployed-state record (_deployed)
         baseline = playbook(work, "site.yml", "-e", '{"roce_deploy": false}')
         assert baseline.returncode == 0, baseline.stdout[-3000:]
         devices = json.loads(devices_json.read_text())
@@ -131,6 +132,11 @@ def _deployed(work, name):
     os.makedirs(stage, exist_ok=True)
     with open(os.path.join(stage, "config_db.json"), "w") as handle:
         handle.write(json.dumps(config_db, indent=4, sort_keys=True) + "\n")
+    # and the deployed-state record the role keeps on the controller (the change plan's baseline)
+    record = work / "intended" / "deployed" / "configs"
+    record.mkdir(parents=True, exist_ok=True)
+    for suffix in (".json", ".bgpd.conf"):
+        shutil.copy(configs / (name + suffix), record / (name + suffix))
 
 
 def _converged(devices, timeout_s=90):
@@ -239,13 +245,21 @@ def test_a_traffic_affecting_change_rolls_drained_and_loses_nothing(lab):
         work, devices, "roce_lossless:\n  ecn: {pmax: 0.1}\n"
         "roce_ecmp: {hash_fields: [src_ip, dst_ip, l4_src_port, l4_dst_port]}\n")
     assert result.returncode == 0, result.folded[-4000:]
-    assert "leaf1a traffic-affecting SWITCH_HASH ~1" in result.folded
+    assert "leaf1a traffic-affecting SWITCH_HASH ~1;" in result.folded      # SWITCH_HASH alone
     assert "leaf1a: traffic-affecting in this run's change plan (SWITCH_HASH ~1) -> drain, " \
            "apply, verify, undrain" in result.folded
     drain_task = task_output(result.folded, "Drain (RFC 8326")
     assert "changed: [leaf1a]" in drain_task and "changed: [leaf1b]" in drain_task
     assert drained == set(LEAVES), (reads, drained)           # drained during the roll ...
     for leaf in LEAVES:                                       # ... and undrained after it
+    # ... and in the deployed-state record, for the rolled pair only: the next change plan's
+    # baseline (the next test's change record holds SWITCH_HASH alone because of it)
+    record = work / "intended" / "deployed" / "configs"
+    for leaf in LEAVES:
+        recorded = json.loads((record / (leaf + ".json")).read_text())["WRED_PROFILE"]
+        assert set(p["green_drop_probability"] for p in recorded.values()) == {"10"}
+    other = json.loads((record / "leaf2a.json").read_text())["WRED_PROFILE"]
+    assert "10" not in set(p["green_drop_probability"] for p in other.values())
         running = ns_run(leaf, "vtysh", "--vty_socket", frr_dir(leaf), "-c",
                          "show running-config").stdout
         assert "bgp graceful-shutdown" not in running

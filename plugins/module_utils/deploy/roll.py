@@ -28,6 +28,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 HITLESS, TRAFFIC, FLAP, RELOAD = "hitless", "traffic-affecting", "port-flapping", "reload"
 CLASSES = (HITLESS, TRAFFIC, FLAP, RELOAD)          # mildest first
+# A switch without a deployed-state record: no baseline to classify against (render/changes.py)
+NO_BASELINE = "no-baseline"
 STEPS = {
     HITLESS: "apply, verify (no drain)",
     TRAFFIC: "drain, apply, verify, undrain",
@@ -79,8 +81,9 @@ def decide(device: str, record: Optional[Dict[str, Any]], pending: bool, force: 
     cls = (record or {}).get("class")
     if cls in CLASSES:
         why = "%s in this run's change plan (%s)" % (cls, (record or {}).get("summary") or "-")
-    elif record is not None:     # "new": a first render, nothing to compare with
-        cls, why = TRAFFIC, "first render, nothing to compare with: rolled as traffic-affecting"
+    elif record is not None:     # NO_BASELINE: no deployed-state record to compare with
+        cls, why = TRAFFIC, ("no deployed-state record (no baseline), treated as changed: "
+                             "rolled as traffic-affecting")
     else:
         cls, why = TRAFFIC, ("no change record in this run (the render did not change it or "
                              "did not run); the device differs: rolled as traffic-affecting")

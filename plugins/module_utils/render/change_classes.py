@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterable
 
 # the classes are the roll's (deploy/ ships to targets and imports nothing from render/)
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.roll import (
-    CLASSES, FLAP, HITLESS, RELOAD, TRAFFIC)
+    CLASSES, FLAP, HITLESS, NO_BASELINE, RELOAD, TRAFFIC)
 
 Part = Dict[str, Any]     # one changed part: file, part, added, removed, changed, class, reasons
 
@@ -35,7 +35,8 @@ ACTION = {
     TRAFFIC: "drain first",
     FLAP: "drain; ports flap, check they come back at the planned speed",
     RELOAD: "needs config reload or reboot: refuse unless allowed",
-    "new": "first render, nothing to compare with",
+    NO_BASELINE: "no deployed-state record to compare with: treated as changed, rolled as "
+                 "traffic-affecting (drain first)",
 }
 
 # Reason id -> (class, what it means, source). Sources: [V] read at the cited place, [M] taken

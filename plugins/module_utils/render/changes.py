@@ -3,12 +3,13 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The change plan: what a run changes on each switch and what that does to traffic.
 
-Given a device's previous rendered configuration files (the last intended/ outputs offline) and
-the new ones, each change is counted per part - a config_db table, an EOS top-level section,
-bgpd.conf - by its platform's classifier (render/registry.py) and given a disruption class
+Given a device's baseline - the configuration files its deployed-state record holds (what the
+switch_deploy role last verified on the device, roles/switch_deploy) - and the new ones, each
+change is counted per part - a config_db table, an EOS top-level section, bgpd.conf - by its
+platform's classifier (render/registry.py) and given a disruption class
 (render/change_classes.py: hitless, traffic-affecting, port-flapping, reload, each with its
-source). A device's class is the worst of its parts. Pure text in, records out: no file is read
-here.
+source). A device's class is the worst of its parts; a device the record does not hold has no
+baseline (NO_BASELINE) and counts as changed. Pure text in, records out: no file is read here.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -20,6 +21,10 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
 from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes, registry
 
+# The class of a switch the deployed-state record does not hold: nothing to compare with, so it
+# counts as changed (pending when outside the run; rolled as traffic-affecting, deploy/roll.py).
+NO_BASELINE = change_classes.NO_BASELINE
+
 
 def config_paths(dev: SwitchIntent) -> Tuple[str, ...]:
     """Relative paths of a switch's configuration files (its platform's renderer names them)."""
@@ -28,8 +33,9 @@ def config_paths(dev: SwitchIntent) -> Tuple[str, ...]:
 
 def device_change(dev: SwitchIntent, old: Dict[str, Optional[str]],
                   new: Dict[str, str]) -> Optional[Dict[str, Any]]:
-    """The change record of switch ``dev`` (plan intent) from its previous config files ``old``
-    ({path: text or None}) to ``new`` ({path: text}); None when no config changes."""
+    """The change record of switch ``dev`` (plan intent) from its baseline config files ``old``
+    ({path: text or None}; None: not in the deployed-state record) to ``new`` ({path: text});
+    None when no config changes."""
     name = dev["name"]
     configs = [(f.path % name, f.parts) for f in registry.RENDERERS[dev["platform"]].configs]
     configs = [(path, parts) for path, parts in configs if path in new]
@@ -40,7 +46,8 @@ def device_change(dev: SwitchIntent, old: Dict[str, Optional[str]],
                               "pair": dev.get("pair"),
                               "files": [p for p in paths if old.get(p) != new[p]]}
     if any(old.get(p) is None for p in paths):
-        record.update({"class": "new", "parts": [], "summary": "first render"})
+        record.update({"class": NO_BASELINE, "parts": [],
+                       "summary": "no deployed-state record: treated as changed"})
         return record
     parts: List[change_classes.Part] = []
     for path, classify in configs:
@@ -95,16 +102,19 @@ def covering_limit(limit: Optional[str], extra: Iterable[str],
 def change_plan(records: Iterable[Dict[str, Any]], outside: Iterable[Dict[str, Any]] = (),
                 plan: Optional[Dict[str, Any]] = None, limit: Optional[str] = None,
                 groups: Optional[Dict[str, List[str]]] = None,
-                tags: Optional[List[str]] = None) -> Dict[str, Any]:
-    """The whole run's change plan: ``devices`` (the records of this run's switches, sorted)
-    and ``outside_limit`` (switches this run did not render whose configs change too: devices,
-    records, why and the --limit that covers the change)."""
+                tags: Optional[List[str]] = None,
+                baseline: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The whole run's change plan: ``devices`` (the records of this run's switches, sorted),
+    ``outside_limit`` (switches this run did not render whose configs change too, or that have
+    no baseline: devices, records, why and the --limit that covers the change) and
+    ``baseline`` (where the baseline came from: {source, recorded, switches})."""
     inside = {r["device"]: r for r in records}
     out = {r["device"]: dict(r, outside=True) for r in outside if r["device"] not in inside}
     devices = sorted(list(inside.values()) + list(out.values()),
                      key=lambda r: (r["device"] not in inside, r["device"]))
     classes: Dict[str, int] = {}
-    result: Dict[str, Any] = {"devices": devices, "classes": classes, "outside_limit": None}
+    result: Dict[str, Any] = {"devices": devices, "classes": classes, "outside_limit": None,
+                              "baseline": dict(baseline or {})}
     for r in devices:
         classes[r["class"]] = classes.get(r["class"], 0) + 1
     if out:
@@ -112,8 +122,7 @@ def change_plan(records: Iterable[Dict[str, Any]], outside: Iterable[Dict[str, A
         names = sorted(out)
         result["outside_limit"] = {
             "devices": names,
-            "why": {n: ("the other end of links to %s" % ", ".join(peers[n]) if peers.get(n)
-                        else "its own rendered config differs from intended/") for n in names},
+            "why": dict((n, _why(out[n], peers.get(n))) for n in names),
             "limit": covering_limit(limit, names, groups),
             # a run limited by --tags must also carry the tags that render those switches
             "tags": sorted(set(tags or ()) | {out[n]["role"] for n in names})
@@ -122,25 +131,61 @@ def change_plan(records: Iterable[Dict[str, Any]], outside: Iterable[Dict[str, A
     return result
 
 
+def _why(record: Dict[str, Any], peers: Optional[List[str]]) -> str:
+    """Why a switch outside the run is pending: the other end of a changed link, its own
+    config, or no baseline to compare with."""
+    linked = "the other end of links to %s" % ", ".join(peers) if peers else ""
+    if record["class"] == NO_BASELINE:
+        return "no deployed-state record" + ("; " + linked if linked else "")
+    return linked or "its own config differs from its deployed-state record"
+
+
 def table(changes: Dict[str, Any], path: str = "intended/fabric/changes.md") -> List[str]:
-    """The short table printed before the verdict: one line per changed switch, then the
-    devices outside the run. Empty when nothing changes."""
-    rows = [r for r in (changes or {}).get("devices") or [] if r["class"] != "new"]
-    if not rows:
-        return []     # nothing, or a first render: nothing to compare with
-    width = max(len(r["device"]) for r in rows)
-    out = ["change plan (%s): %d switch(es) change" % (path, len(rows))]
+    """The short table printed before the verdict: the baseline when a switch has none, one
+    line per changed switch, one line for the switches without a baseline, then the devices
+    outside the run. Empty when nothing changes."""
+    devices = (changes or {}).get("devices") or []
+    rows = [r for r in devices if r["class"] != NO_BASELINE]
+    unrecorded = [r["device"] for r in devices if r["class"] == NO_BASELINE]
+    if not devices:
+        return []
+    head = "change plan (%s)" % path + (": %d switch(es) change" % len(rows) if rows else "")
+    out = [head + ("" if not unrecorded else "%s %s" % (";" if rows else ":",
+                                                          baseline_line(changes)))]
+    width = max([len(r["device"]) for r in rows] or [0])
     for r in rows:
         out.append("%s  %-17s %s%s" % (r["device"].ljust(width), r["class"], _short(r),
                                        "  [outside this run]" if r.get("outside") else ""))
+    if unrecorded:
+        out.append("no baseline, treated as changed: %s" % _names(unrecorded, 8))
     outside = changes.get("outside_limit")
     if outside:
+        shown = outside["devices"][:8]
         out.append("not rendered by this run but changed: %s (%s); cover the change with "
-                   "--limit '%s'%s" % (", ".join(outside["devices"]),
+                   "--limit '%s'%s" % (_names(outside["devices"], 8),
                                        "; ".join("%s: %s" % (n, outside["why"][n])
-                                                 for n in outside["devices"]),
+                                                 for n in shown),
                                        outside["limit"], _tags(outside)))
     return out
+
+
+def baseline_line(changes: Optional[Dict[str, Any]]) -> str:
+    """Where the baseline came from, in words: "no baseline - no deployed-state record in DIR:
+    every switch is treated as changed" or "N of M switch(es) have no deployed-state record in
+    DIR (treated as changed)"."""
+    base = (changes or {}).get("baseline") or {}
+    missing = sum(1 for r in (changes or {}).get("devices") or [] if r["class"] == NO_BASELINE)
+    where = base.get("source") or "the deployed-state record"
+    if not base.get("recorded"):
+        return "no baseline - no deployed-state record in %s: every switch is treated as " \
+            "changed" % where
+    return "%d of %d switch(es) have no deployed-state record in %s (treated as changed)" % (
+        missing, base.get("switches", missing), where)
+
+
+def _names(names: List[str], limit: int = 4) -> str:
+    return ", ".join(names[:limit]) + (" and %d more" % (len(names) - limit)
+                                       if len(names) > limit else "")
 
 
 def pending(changes: Optional[Dict[str, Any]]) -> str:
@@ -152,9 +197,12 @@ def pending(changes: Optional[Dict[str, Any]]) -> str:
     if not outside:
         return ""
     names = outside["devices"]
-    shown = ", ".join(names[:4]) + (" and %d more" % (len(names) - 4) if len(names) > 4 else "")
-    return ("PENDING - %d switch(es) outside this run change too (%s): cover them with "
-            "--limit '%s'%s" % (len(names), shown, outside["limit"], _tags(outside)))
+    unknown = {r["device"] for r in changes.get("devices") or ()  # type: ignore[union-attr]
+               if r["class"] == NO_BASELINE}
+    what = "change too" if not unknown & set(names) else "change too or have no baseline"
+    return ("PENDING - %d switch(es) outside this run %s (%s): cover them with "
+            "--limit '%s'%s" % (len(names), what, _names(names), outside["limit"],
+                                _tags(outside)))
 
 
 def _tags(outside: Dict[str, Any]) -> str:
@@ -175,13 +223,15 @@ def markdown(changes: Dict[str, Any], fabric: str = "fabric") -> str:
     """intended/fabric/changes.md: per device its class, what to do, and every changed part
     with counts and the reasons; then the classes with their sources."""
     lines = ["# Change plan: %s" % fabric, ""]
-    rows = [r for r in changes.get("devices") or [] if r["class"] != "new"]
+    rows = changes.get("devices") or []
     if not rows:
         return "\n".join(lines + ["No switch configuration changes.", ""])
+    if any(r["class"] == NO_BASELINE for r in rows):
+        lines += ["**Baseline**: %s." % baseline_line(changes), ""]
     classes = change_classes.CLASSES
     counts = ", ".join("%d %s" % (n, c) for c, n in sorted(
         changes["classes"].items(), key=lambda kv: classes.index(kv[0])
-        if kv[0] in classes else -1) if c != "new")
+        if kv[0] in classes else len(classes)))
     lines += ["%d switch(es) change: %s. A device's class is the worst of its parts." % (
         len(rows), counts), ""]
     outside = changes.get("outside_limit")

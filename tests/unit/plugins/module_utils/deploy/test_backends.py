@@ -217,7 +217,8 @@ def test_an_unknown_name_is_refused_naming_the_known_ones():
 
 def test_the_deploy_backend_filter_is_the_registry_default():
     assert backend_filter.FilterModule().filters() == {
-        "deploy_backend": backend_filter.deploy_backend}
+        "deploy_backend": backend_filter.deploy_backend,
+        "config_files": backend_filter.config_files}
     for platform, name in backends.DEFAULTS.items():
         assert backend_filter.deploy_backend(platform) == name
     with pytest.raises(AnsibleFilterError) as err:
@@ -225,6 +226,19 @@ def test_the_deploy_backend_filter_is_the_registry_default():
     assert str(err.value).startswith("roce.fabric.deploy_backend: no default deploy backend")
     defaults = load(os.path.join(ROLE, "defaults", "main.yml"))
     assert "roce.fabric.deploy_backend" in defaults["switch_deploy_backend"]
+
+
+def test_config_files_are_the_renderers_and_refuse_what_is_not_a_switch():
+    # the files the deployed-state record keeps are those the change plan reads back
+    assert backend_filter.config_files({"name": "leaf1a", "platform": "sonic"}) == [
+        "configs/leaf1a.json", "configs/leaf1a.bgpd.conf"]
+    assert backend_filter.config_files({"name": "leaf2a", "platform": "eos"}) == [
+        "configs/leaf2a.cfg"]
+    for bad in (None, {"name": "x", "platform": "junos"}):
+        with pytest.raises(AnsibleFilterError) as err:
+            backend_filter.config_files(bad)
+        assert "a switch of the plan (switch_deploy_device) with a platform of eos" \
+            in str(err.value)
 
 
 DEVICE = {"ports": [{"name": "Ethernet0", "up": True, "peer": "spine1", "mtu_bytes": 9216,

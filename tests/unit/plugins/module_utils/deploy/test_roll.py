@@ -39,9 +39,11 @@ def test_nothing_recorded_and_nothing_pending_runs_nothing():
     assert not roll.decide("leaf1a", None, pending=False)["todo"]
 
 
-def test_no_record_a_first_render_or_a_forced_roll_drain():
+def test_no_record_no_baseline_or_a_forced_roll_drain():
     assert roll.decide("leaf1a", None, pending=True)["class"] == "traffic-affecting"
-    assert roll.decide("leaf1a", record("new"), pending=True)["class"] == "traffic-affecting"
+    unrecorded = roll.decide("leaf1a", record("no-baseline"), pending=True)
+    assert unrecorded["class"] == "traffic-affecting" and unrecorded["drain"]
+    assert "no deployed-state record" in unrecorded["why"]
     forced = roll.decide("leaf1a", None, pending=False, force=True)
     assert forced["todo"] and forced["drain"] and "forced" in forced["why"]
     hitless = roll.decide("leaf1a", record("hitless"), pending=True, force=True)

@@ -101,7 +101,8 @@ def test_a_cable_change_on_leaf_pair_1_is_a_buffer_change_and_a_first_render_is_
     assert set(parts) <= {"BUFFER_PG", "BUFFER_PROFILE", "BUFFER_POOL", "CABLE_LENGTH"}
     assert changes.device_change(after["devices"]["leaf1a"], new, new) is None
     first = changes.device_change(after["devices"]["leaf1a"], dict.fromkeys(new), new)
-    assert first["class"] == "new"
+    assert first["class"] == "no-baseline"         # not in the deployed-state record
+    assert first["summary"] == "no deployed-state record: treated as changed"
 
 
 def test_the_plan_names_devices_outside_the_run_and_the_limit_that_covers_them(example):
@@ -131,6 +132,39 @@ def test_the_plan_names_devices_outside_the_run_and_the_limit_that_covers_them(e
         "--limit 'leaf_pair2,spines' --tags leaf,spine")
     inside = changes.change_plan([rec, spine, spine2], [], result, None, {}, [])
     assert changes.pending(inside) == "" and changes.pending(None) == ""
+
+
+def test_switches_without_a_record_count_as_changed_and_are_pending_outside_the_run(example):
+    groups, hostvars = example
+    result = plan.build_plan(groups, hostvars)
+    rec = {"device": "leaf2a", "platform": "eos", "role": "leaf", "class": classes.TRAFFIC,
+           "parts": [], "summary": "x"}
+    unrecorded = [dict(rec, device=n, role=r, **{"class": "no-baseline"})
+                  for n, r in (("spine1", "spine"), ("leaf1a", "leaf"))]
+    base = {"source": "/srv/fabric/deployed", "recorded": 4, "switches": 6}
+    out = changes.change_plan([rec], unrecorded, result, "leaf_pair2",
+                              {"spines": ["spine1", "spine2"]}, [], base)
+    outside = out["outside_limit"]
+    assert outside["devices"] == ["leaf1a", "spine1"]
+    assert outside["why"] == {"leaf1a": "no deployed-state record",
+                              "spine1": "no deployed-state record; the other end of links to "
+                                        "leaf2a"}
+    assert changes.pending(out) == (
+        "PENDING - 2 switch(es) outside this run change too or have no baseline (leaf1a, "
+        "spine1): cover them with --limit 'leaf_pair2,leaf1a,spine1'")
+    lines = changes.table(out, "x/changes.md")
+    assert lines[0] == ("change plan (x/changes.md): 1 switch(es) change; 2 of 6 switch(es) "
+                        "have no deployed-state record in /srv/fabric/deployed (treated as "
+                        "changed)")
+    assert "no baseline, treated as changed: leaf1a, spine1" in lines
+    none = changes.change_plan([], unrecorded, result, None, {}, [],
+                               dict(base, recorded=0))
+    assert changes.table(none)[0] == (
+        "change plan (intended/fabric/changes.md): no baseline - no deployed-state record in "
+        "/srv/fabric/deployed: every switch is treated as changed")
+    md = changes.markdown(none)
+    assert "**Baseline**: no baseline - no deployed-state record" in md
+    assert "| spine1 (outside this run) | eos | spine | no-baseline | no deployed-state " in md
 
 
 def test_pending_names_four_switches_and_counts_the_rest():
