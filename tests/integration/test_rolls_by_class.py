@@ -160,38 +160,55 @@ def _converged(devices, timeout_s=90):
 
 
 class DrainWatcher(threading.Thread):
-    """Reads the leaves' FRR running config every 0.2 s; remembers which were ever drained."""
+    """Reads the watched switches' FRR running config every 0.2 s; remembers which were ever
+    drained, and with ``route`` ((switch, prefix)) the fewest next hops that switch's kernel
+    route to the prefix had (a drained spine leaves the leaves' ECMP sets)."""
 
-    def __init__(self):
+    def __init__(self, names=LEAVES, route=None):
         super().__init__(daemon=True)
+        self.names, self.route = names, route
         self.drained, self.reads, self.stop = set(), 0, threading.Event()
+        self.fewest_nexthops = None
 
     def run(self):
         while not self.stop.is_set():
-            for name in LEAVES:
+            for name in self.names:
                 out = ns_run(name, "vtysh", "--vty_socket", frr_dir(name), "-c",
                              "show running-config", check=False).stdout
                 self.reads += 1
                 if "bgp graceful-shutdown" in out:
                     self.drained.add(name)
+            if self.route:
+                width = nexthops(*self.route)
+                self.fewest_nexthops = min(width, self.fewest_nexthops or width)
             time.sleep(0.2)
 
 
-def roll_under_ping(work, devices, change):
-    """Write leaf pair 1's change, roll it under a ping stream gpu1 -> gpu3 while watching for a
-    drain; (result, ping statistics, leaves seen drained, watcher reads)."""
-    (work / "inventory" / "group_vars" / "leaf_pair1" / "change.yml").write_text(change)
+def nexthops(switch, prefix):
+    """How many next hops ``switch``'s kernel route to ``prefix`` has (0: no route)."""
+    rows = json.loads(ns_run(switch, "ip", "-j", "route", "show", prefix, check=False).stdout
+                      or "[]")
+    return len(rows[0].get("nexthops") or [rows[0]]) if rows else 0
+
+
+def roll_under_ping(work, devices, change, group="leaf_pair1", run=("leaf", "leaf_pair1"),
+                    watcher=None):
+    """Write ``group``'s change, roll it (--tags, --limit ``run``) under a ping stream gpu1 ->
+    gpu3 while watching for a drain; (result, ping statistics, switches seen drained, watcher
+    reads)."""
+    (work / "inventory" / "group_vars" / group).mkdir(exist_ok=True)
+    (work / "inventory" / "group_vars" / group / "change.yml").write_text(change)
     src = devices["gpu1"]["nics"][0]
     dst = devices["gpu3"]["nics"][0]["address"].split("/")[0]
     assert src["leaf"] == "leaf1a" and devices["gpu3"]["nics"][0]["leaf"] == "leaf2a"
     stream = subprocess.Popen(["ip", "netns", "exec", NS + "gpu1", "ping", "-q", "-i", "0.05",
                                "-w", "240", "-I", src["address"].split("/")[0], dst],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    watcher = DrainWatcher()
+    watcher = watcher or DrainWatcher()
     watcher.start()
     try:
         time.sleep(1)
-        result = playbook(work, "site.yml", "--tags", "leaf", "--limit", "leaf_pair1")
+        result = playbook(work, "site.yml", "--tags", run[0], "--limit", run[1])
         time.sleep(1)
     finally:
         watcher.stop.set()
@@ -235,6 +252,14 @@ def test_a_hitless_change_rolls_without_a_drain_and_loses_nothing(lab):
     with open(os.path.join(LAB_DIR, NS + "leaf1a", "stage", "config_db.json")) as handle:
         wred = json.load(handle)["WRED_PROFILE"]
     assert set(p["green_drop_probability"] for p in wred.values()) == {"10"}
+    # ... and in the deployed-state record, for the rolled pair only: the next change plan's
+    # baseline (the next test's change record holds SWITCH_HASH alone because of it)
+    record = work / "intended" / "deployed" / "configs"
+    for leaf in LEAVES:
+        recorded = json.loads((record / (leaf + ".json")).read_text())["WRED_PROFILE"]
+        assert set(p["green_drop_probability"] for p in recorded.values()) == {"10"}
+    other = json.loads((record / "leaf2a.json").read_text())["WRED_PROFILE"]
+    assert "10" not in set(p["green_drop_probability"] for p in other.values())
     transmitted, received = _loss(out)
     assert transmitted > 50 and received == transmitted and " 0% packet loss" in out, out
 
@@ -252,14 +277,6 @@ def test_a_traffic_affecting_change_rolls_drained_and_loses_nothing(lab):
     assert "changed: [leaf1a]" in drain_task and "changed: [leaf1b]" in drain_task
     assert drained == set(LEAVES), (reads, drained)           # drained during the roll ...
     for leaf in LEAVES:                                       # ... and undrained after it
-    # ... and in the deployed-state record, for the rolled pair only: the next change plan's
-    # baseline (the next test's change record holds SWITCH_HASH alone because of it)
-    record = work / "intended" / "deployed" / "configs"
-    for leaf in LEAVES:
-        recorded = json.loads((record / (leaf + ".json")).read_text())["WRED_PROFILE"]
-        assert set(p["green_drop_probability"] for p in recorded.values()) == {"10"}
-    other = json.loads((record / "leaf2a.json").read_text())["WRED_PROFILE"]
-    assert "10" not in set(p["green_drop_probability"] for p in other.values())
         running = ns_run(leaf, "vtysh", "--vty_socket", frr_dir(leaf), "-c",
                          "show running-config").stdout
         assert "bgp graceful-shutdown" not in running
@@ -308,3 +325,31 @@ def test_a_forced_roll_refuses_to_delete_foreign_bgpd_objects_until_named(lab):
     assert named.returncode == 0, named.folded[-4000:]
     after = _bgpd("leaf1a")
     assert "10.0.0.9" not in after and "STORAGE-IN" not in after, after
+
+
+def test_a_spine_roll_drains_each_spine_and_loses_nothing(lab):
+    """Issue 29, item 3: spines drain like leaves (switch_deploy_drain defaults to true for every
+    role). A spine-only ECMP hash change (SWITCH_HASH: traffic-affecting) rolled with
+    --tags spine --limit spines: each spine in turn is seen drained, leaf1a's route to gpu3's
+    subnet drops to one next hop while a spine is drained (traffic leaves it before it is
+    touched) and is back at two after the roll; 0 packets lost."""
+    work, devices = lab
+    subnet = devices["gpu3"]["nics"][0]["address"]
+    prefix = str(__import__("ipaddress").ip_interface(subnet).network)
+    assert nexthops("leaf1a", prefix) == 2
+    watcher = DrainWatcher(names=("spine1", "spine2"), route=("leaf1a", prefix))
+    result, out, drained, reads = roll_under_ping(
+        work, devices, "roce_ecmp: {hash_fields: [src_ip, dst_ip, l4_src_port, l4_dst_port]}\n",
+        group="spines", run=("spine", "spines"), watcher=watcher)
+    assert result.returncode == 0, result.folded[-4000:]
+    for spine in ("spine1", "spine2"):
+        assert ("%s: traffic-affecting in this run's change plan (SWITCH_HASH ~1) -> drain, "
+                "apply, verify, undrain" % spine) in result.folded
+        running = ns_run(spine, "vtysh", "--vty_socket", frr_dir(spine), "-c",
+                         "show running-config").stdout
+        assert "bgp graceful-shutdown" not in running               # undrained after it
+    assert drained == {"spine1", "spine2"}, (reads, drained)
+    assert watcher.fewest_nexthops == 1, watcher.fewest_nexthops
+    assert nexthops("leaf1a", prefix) == 2
+    transmitted, received = _loss(out)
+    assert transmitted > 50 and received == transmitted and " 0% packet loss" in out, out

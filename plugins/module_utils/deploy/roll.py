@@ -72,7 +72,8 @@ def decide(device: str, record: Optional[Dict[str, Any]], pending: bool, force: 
 
     ``pending``: the device differs from the render (decided first, touching nothing);
     ``force``: roll anyway (maintenance: at least traffic-affecting); ``drains``: this switch
-    drains at all (switch_deploy_drain: leaves by default); ``reasons``: reason id -> (class,
+    drains at all (switch_deploy_drain: every role by default; without it a class that asks
+    for a drain rolls LIVE and says so); ``reasons``: reason id -> (class,
     what, source), to say why a reload is needed (render/changes.py REASONS)."""
     todo = bool(pending or force or record is not None)
     if not todo:
@@ -101,6 +102,11 @@ def decide(device: str, record: Optional[Dict[str, Any]], pending: bool, force: 
     steps = STEPS[cls]
     if cls == RELOAD and allow_reload:
         steps = STEPS[FLAP] + "; reload the switch for the change to take effect"
+    if not drains and cls != HITLESS and not refused:
+        # the class asks for a drain this switch does not do: say what that means
+        steps = steps.replace("drain, ", "").replace(", undrain", "") + (
+            " - LIVE, not drained (switch_deploy_drain: false): traffic through this switch "
+            "meets the change")
     return {"todo": True, "class": cls, "drain": bool(drains) and cls != HITLESS,
             "check_ports": cls in (FLAP, RELOAD), "refused": refused,
             "why": "%s: %s -> %s" % (device, why, steps), "steps": steps}

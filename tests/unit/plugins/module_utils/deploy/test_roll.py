@@ -31,8 +31,16 @@ def test_the_class_picks_the_steps(cls, drain, ports):
     assert cls in out["why"]
 
 
-def test_a_switch_that_does_not_drain_never_drains():
-    assert not roll.decide("spine1", record("traffic-affecting"), True, drains=False)["drain"]
+def test_a_switch_that_does_not_drain_never_drains_and_says_it_rolls_live():
+    live = roll.decide("spine1", record("traffic-affecting"), True, drains=False)
+    assert not live["drain"]
+    assert live["steps"] == ("apply, verify - LIVE, not drained (switch_deploy_drain: false): "
+                             "traffic through this switch meets the change")
+    flap = roll.decide("spine1", record("port-flapping"), True, drains=False)
+    assert flap["steps"].startswith("apply, verify, check the ports are up at the planned "
+                                    "speed/MTU - LIVE, not drained")
+    hitless = roll.decide("spine1", record("hitless"), True, drains=False)
+    assert hitless["steps"] == "apply, verify (no drain)"
 
 
 def test_nothing_recorded_and_nothing_pending_runs_nothing():
