@@ -73,6 +73,7 @@ molecule: setup
 
 benchmark: setup
 	$(BIN)/python benchmarks/bench_plan.py
+	$(BIN)/python benchmarks/bench_site_scale.py
 
 # Regenerate the golden files after an intended change of the rendered output (review the diff):
 # every scenario under tests/golden/ (example: the whole fabric; the others one feature each),

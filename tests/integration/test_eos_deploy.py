@@ -7,7 +7,8 @@ leaf2a of the example fabric (leaf_pair2 is EOS) is deployed; leaf2b stays offli
 Shows: --check --diff prints the session diff (redacted) and changes nothing; a roll drains,
 commits the plan's sections still drained, verifies, undrains and saves, each commit a session
 that starts from the running config and carries only plan-owned commands; a second run changes
-nothing; a failed verify restores the previous running config, saves nothing and names the pairs;
+nothing; a failed verify restores the previous running config, saves nothing and says where the
+rollout stopped;
 without a base config every section the plan does not own stays byte for byte; on the real
 running configs of ../shared/running-configs (skipped when absent) a roll keeps every line the
 plan does not own byte for byte, no exec command runs inside a session and no secret is
@@ -233,7 +234,9 @@ def test_failed_verify_restores_the_previous_config(eos_lab):
     assert result.returncode != 0
     assert 'deploy failed at "Verify BGP sessions and ECMP width against the plan"' in result.text
     assert "Previous running config restored" in result.text
-    assert "rolled back - leaf2a+leaf2b; untouched - leaf1a+leaf1b" in result.text
+    assert ("Rollout: stopped in wave 3 of 4 - the waves before it verified; the other switches "
+            "of this wave finish their roll; 0 later wave(s) (0 switch(es)) untouched. Rerun to "
+            "resume at wave 3.") in result.text
     assert len(committed(result)) == 3          # drain, apply (drained), restore
     assert running(eos_lab) == eos_lab["previous"] == running(eos_lab, "startup-config")
 

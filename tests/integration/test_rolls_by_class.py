@@ -222,10 +222,10 @@ def roll_under_ping(work, devices, change, group="leaf_pair1", run=("leaf", "lea
 
 
 def task_output(folded, name):
-    """What the run printed for the switch_deploy task starting with ``name``."""
+    """What the run printed for the switch_deploy task starting with ``name``, in every wave."""
     marker = "TASK [roce.fabric.switch_deploy : " + name
     assert marker in folded, name
-    return folded.split(marker, 1)[1].split("TASK [", 1)[0]
+    return " ".join(part.split("TASK [", 1)[0] for part in folded.split(marker)[1:])
 
 
 def _loss(out):
@@ -242,7 +242,9 @@ def test_a_hitless_change_rolls_without_a_drain_and_loses_nothing(lab):
     assert "leaf1a hitless WRED_PROFILE ~1" in result.folded
     assert "leaf1a: hitless in this run's change plan (WRED_PROFILE ~1) -> apply, verify " \
            "(no drain)" in result.folded
-    assert "leaf pair leaf1a + leaf1b rolled" in result.folded
+    # the pair rule: one leaf of the pair per wave
+    assert "wave 3 of 4: leaf1a verified" in result.folded
+    assert "wave 4 of 4: leaf1b verified" in result.folded
     # no drain: never seen in FRR, the drained copy never staged, the Drain task never ran
     assert reads > 20 and drained == set(), (reads, drained)
     for leaf in LEAVES:
@@ -353,3 +355,95 @@ def test_a_spine_roll_drains_each_spine_and_loses_nothing(lab):
     assert nexthops("leaf1a", prefix) == 2
     transmitted, received = _loss(out)
     assert transmitted > 50 and received == transmitted and " 0% packet loss" in out, out
+
+
+def _recorded_hash(work, name):
+    record = work / "intended" / "deployed" / "configs" / (name + ".json")
+    return json.loads(record.read_text()).get("SWITCH_HASH")
+
+
+def test_a_fabric_roll_goes_in_waves_stops_after_a_failed_wave_and_resumes(lab):
+    """Issue 29, item 4: a change of every leaf (an ECMP hash field: traffic-affecting) rolled
+    with --tags leaf and no --limit goes in the plan's waves - wave 3 of 4 (leaf1a, leaf2a),
+    then wave 4 (leaf1b, leaf2b), never both leaves of a pair. Once wave 3 is verified and
+    recorded, spine1 shuts its BGP session to leaf2b (a fault outside the roll): wave 4's
+    verify fails on both its leaves (leaf2b's session is down, leaf1b reaches leaf2b's hosts
+    over one spine, not two), each rolls back to its old config (config_db and record as
+    before, bgpd undrained), and the rollout stops naming them. With the session back, the rerun
+    says wave 3 is verified already and resumes at wave 4."""
+    work, devices = lab
+    change = "roce_ecmp: {hash_fields: [src_ip, dst_ip, l4_src_port, l4_dst_port, in_port]}\n"
+    (work / "inventory" / "group_vars" / "leaves").mkdir(exist_ok=True)
+    (work / "inventory" / "group_vars" / "leaves" / "change.yml").write_text(change)
+    host_vars = work / "inventory" / "host_vars"
+    host_vars.mkdir(exist_ok=True)
+    for name in ("leaf1b", "leaf2b"):
+        (host_vars / (name + ".yml")).write_text("switch_deploy_verify_retries: 5\n")
+    wave4 = ("leaf1b", "leaf2b")
+    before = dict((n, _recorded_hash(work, n)) for n in wave4)
+    stages = dict((n, os.path.join(LAB_DIR, NS + n, "stage", "config_db.json")) for n in wave4)
+    deployed = dict((n, open(path).read()) for n, path in stages.items())
+    port = [p for p in devices["leaf2b"]["ports"] if p.get("peer") == "spine1"][0]
+    session = ["router bgp %d" % devices["spine1"]["bgp"]["asn"],
+               "neighbor %s shutdown" % port["address"].split("/")[0]]
+    fault = threading.Thread(target=_after_wave_3, args=(work, session), daemon=True)
+    fault.start()
+    try:
+        failed = playbook(work, "site.yml", "--tags", "leaf")
+    finally:
+        fault.join(timeout=5)
+        _spine1_config(session[:1] + ["no " + session[1]])      # the repair
+    text = failed.folded
+    assert failed.returncode != 0, text[-4000:]
+    assert "rollout: 2 wave(s) of the plan's 4 (4 switch(es))" in text, text[-4000:]
+    assert "wave 3 of 4: leaf1a, leaf2a verified" in text, text[-4000:]
+    assert "wave 4 of 4:" not in text                    # no switch of wave 4 verified
+    for name in wave4:
+        assert ('%s: deploy failed at "Verify BGP sessions and ECMP width against the plan"'
+                % name) in text, text[-4000:]
+        # at its old config: its deployed config_db and its record as before, undrained
+        with open(stages[name]) as handle:
+            assert handle.read() == deployed[name], name
+        assert _recorded_hash(work, name) == before[name]
+        assert "bgp graceful-shutdown" not in ns_run(
+            name, "vtysh", "--vty_socket", frr_dir(name), "-c", "show running-config").stdout
+    assert ("Rollout: stopped in wave 4 of 4 - the waves before it verified; the other "
+            "switches of this wave finish their roll; 0 later wave(s)") in text
+    progress = json.loads((work / "intended" / "deployed" / "rollout-progress.json").read_text())
+    assert sorted(progress["verified"]) == ["leaf1a", "leaf2a"]
+    for name in ("leaf1a", "leaf2a"):                     # wave 3: at the new config, recorded
+        assert "IN_PORT" in json.dumps(_recorded_hash(work, name)), name
+    assert not _converged(devices), "the fabric converges again with the session back"
+    resumed = playbook(work, "site.yml", "--tags", "leaf")
+    text = resumed.folded
+    assert resumed.returncode == 0, text[-4000:]
+    assert ("rollout: 1 wave(s) of the plan's 4 (2 switch(es)); waves 3 verified already by "
+            "the stopped rollout: resuming at wave 4") in text, text[-3000:]
+    assert "wave 3 of 4" not in text and "wave 4 of 4: leaf1b, leaf2b verified" in text
+    for name in wave4:
+        assert "IN_PORT" in json.dumps(_recorded_hash(work, name)), name
+    # the rollout finished: its progress is gone, so the next run rolls every wave again
+    assert not (work / "intended" / "deployed" / "rollout-progress.json").exists()
+
+
+def _spine1_config(lines):
+    argv = ["vtysh", "--vty_socket", frr_dir("spine1"), "-c", "configure terminal"]
+    for line in lines:
+        argv += ["-c", line]
+    ns_run("spine1", *argv)
+
+
+def _after_wave_3(work, lines, timeout_s=240):
+    """The fault: once wave 3's leaves are in the record with the new hash, spine1 applies
+    ``lines`` (before wave 4 has drained anything: its first tasks take seconds)."""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        try:
+            done = all("IN_PORT" in json.dumps(_recorded_hash(work, n)) for n in ("leaf1a",
+                                                                                  "leaf2a"))
+        except (OSError, ValueError):
+            done = False
+        if done:
+            _spine1_config(lines)
+            return
+        time.sleep(0.1)

@@ -128,7 +128,9 @@ def test_rolling_one_pair_loses_nothing_on_the_other_pair():
     stream.send_signal(signal.SIGINT)            # ping prints its statistics on SIGINT
     out = stream.communicate()[0]
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "leaf pair leaf1a + leaf1b rolled" in result.stdout
+    # the rollout waves: one leaf of the pair per wave
+    assert "wave 3 of 4: leaf1a verified" in result.stdout
+    assert "wave 4 of 4: leaf1b verified" in result.stdout
     assert "TASK [roce.fabric.switch_deploy : Drain (RFC 8326" in result.stdout
     transmitted = int(out.split(" packets transmitted", maxsplit=1)[0].split()[-1])
     assert transmitted > 50, out
@@ -158,8 +160,10 @@ def test_a_failing_roll_stops_rolls_the_device_back_and_leaves_the_other_pair(
     assert result.returncode != 0
     assert "leaf1a: deploy failed at" in result.stdout
     assert "Rolled back - config_db restored" in result.stdout
-    assert "untouched - leaf2a+leaf2b" in result.stdout
-    assert "leaf pair leaf1a + leaf1b rolled" not in result.stdout
+    assert ("Rollout: stopped in wave 3 of 4 - the waves before it verified; the other "
+            "switches of this wave finish their roll; 1 later wave(s) (1 switch(es)) "
+            "untouched") in result.stdout
+    assert "leaf1a verified" not in result.stdout and "leaf1b verified" not in result.stdout
     with open("%s/%sleaf1a/frr/bgpd.conf" % (LAB, NS), "rb") as handle:
         assert handle.read() == leaf1a_conf
     assert ns("leaf1a", "ip", "-br", "addr", "show").stdout == leaf1a_addrs

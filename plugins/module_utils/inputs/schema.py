@@ -365,6 +365,10 @@ PORT_MAP: Schema = {
 
 # Variables and keys no longer read, with what replaced them (the gate's error says it).
 RETIRED = {
+    "roce_roll_batch": "site.yml rolls the plan's rollout waves, one serial batch per wave "
+                       "(fabric/rollout.md, docs/deploy.md \"Rollout waves\")",
+    "roce_roll_spine_batch": "site.yml rolls the plan's rollout waves, one serial batch per "
+                             "wave (fabric/rollout.md, docs/deploy.md \"Rollout waves\")",
     "roce_port_count": "the ports of a switch follow from roce_model or roce_port_map",
     "roce_fabric.switch_ports": "the ports of a switch follow from its roce_model or "
                                 "roce_port_map",
@@ -377,8 +381,6 @@ RETIRED = {
 COMMON_VARS: Dict[str, Schema] = {
     "roce_fabric": FABRIC,
     "roce_deploy": _bool("touch devices (false: plan, check and render only)", False),
-    "roce_roll_batch": _int(1, 64, "leaves rolled at once (a pair: 2)", default=2),
-    "roce_roll_spine_batch": _int(1, 64, "spines deployed at once", default=1),
 }
 SWITCH_VARS: Dict[str, Schema] = {
     "roce_model": _enum(models.names(), "switch model: its ASIC, cages, lanes, breakouts and "
