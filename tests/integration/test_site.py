@@ -260,6 +260,8 @@ def test_an_offline_run_of_a_1024_gpu_fabric_is_quiet_and_ends_with_the_verdict(
     assert len(lines) < 200, len(lines)
     assert result.stdout.count("skipping: [") <= 1      # the plan's stop task, once
     recap = lines.index(next(line for line in lines if line.startswith("PLAY RECAP")))
-    verdict = [line for line in lines[:recap] if '"msg":' in line][-1]
+    verdict = [line for line in lines[:recap] if '"roce.fabric: ' in line][-1]
+    # a fresh output directory has no deployed-state record: said once, before the verdict
+    assert sum("no baseline - no deployed-state record" in line for line in lines) == 1
     # the EOS leaves' unsourced default hash is the one warning
     assert "roce.fabric: 0 error(s), 1 warning(s)" in verdict and "nothing was pushed" in verdict
