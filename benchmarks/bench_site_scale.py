@@ -56,9 +56,10 @@ def one(gpus, work, env):
     with open(timing) as handle:
         seconds, rss_kib = handle.read().split()[-2:]
     written, anta = _size(out)
-    switches = sum(1 for _ in os.scandir(os.path.join(out, "configs"))
-                   if _.name.endswith((".cfg", ".json")))
-    hosts = sum(1 for _ in os.scandir(os.path.join(out, "hosts")) if _.name.endswith(".yml"))
+    switches = sum(1 for entry in os.scandir(os.path.join(out, "configs"))
+                   if entry.name.endswith((".cfg", ".json")))
+    hosts = sum(1 for entry in os.scandir(os.path.join(out, "hosts"))
+                if entry.name.endswith(".yml"))
     shutil.rmtree(out, ignore_errors=True)
     return (gpus, switches, hosts, float(seconds), int(rss_kib) / 1024.0 ** 2,
             written / 1e9, anta / 1e3, len(done.stdout.splitlines()))

@@ -150,8 +150,9 @@ def table(changes: Dict[str, Any], path: str = "intended/fabric/changes.md") -> 
     if not devices:
         return []
     head = "change plan (%s)" % path + (": %d switch(es) change" % len(rows) if rows else "")
-    out = [head + ("" if not unrecorded else "%s %s" % (";" if rows else ":",
-                                                          baseline_line(changes)))]
+    if unrecorded:
+        head += "%s %s" % (";" if rows else ":", baseline_line(changes))
+    out = [head]
     width = max([len(r["device"]) for r in rows] or [0])
     for r in rows:
         out.append("%s  %-17s %s%s" % (r["device"].ljust(width), r["class"], _short(r),
@@ -177,8 +178,8 @@ def baseline_line(changes: Optional[Dict[str, Any]]) -> str:
     missing = sum(1 for r in (changes or {}).get("devices") or [] if r["class"] == NO_BASELINE)
     where = base.get("source") or "the deployed-state record"
     if not base.get("recorded"):
-        return "no baseline - no deployed-state record in %s: every switch is treated as " \
-            "changed" % where
+        return ("no baseline - no deployed-state record in %s: every switch is treated as "
+                "changed" % where)
     return "%d of %d switch(es) have no deployed-state record in %s (treated as changed)" % (
         missing, base.get("switches", missing), where)
 
