@@ -67,7 +67,7 @@ class ActionModule(ActionBase):
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
         changed, diffs = [], []
         full = bool(args.get("diff_full"))
-        records, plan_out = [], None
+        records, recorded, plan_out = [], 0, None
         try:
             with plan_utils.gc_paused():
                 files = {}
@@ -77,7 +77,7 @@ class ActionModule(ActionBase):
                     if "anta" in outputs:
                         files.update(render.render_anta(plan["devices"][name], plan, leaves))
                 if "configs" in outputs:
-                    records = _switch_changes(plan, switches, files, base)[0]
+                    records, recorded = _switch_changes(plan, switches, files, base)
                 if "hosts" in outputs:
                     for name in hosts:
                         files.update(render.render_host(plan["devices"][name]))
@@ -101,9 +101,10 @@ class ActionModule(ActionBase):
                       output_dir=root, files_dir=files_dir, written=written,
                       baseline_dir=base)
         if "configs" in outputs:
-            result.update(rendered_switches=switches, changes=records,
+            result.update(rendered_switches=switches, changes=records, recorded=recorded,
                           change_table=change_plan.table({"devices": records})[1:])
-            plan_store.save_changes({"rendered_switches": switches, "changes": records})
+            plan_store.save_changes({"rendered_switches": switches, "changes": records,
+                                     "recorded": recorded})
         if plan_out is not None:
             result.update(change_plan=plan_out,
                           change_table=change_plan.table(
@@ -119,11 +120,12 @@ class ActionModule(ActionBase):
         """The run's change plan: the records the switch plays returned, and every switch of
         the plan they did not render (outside --limit or --tags) whose configs, rendered now in
         memory, differ from the deployed-state record ``base`` or that it does not hold."""
-        records, rendered = {}, set()
+        records, rendered, recorded = {}, set(), 0
         for res in switch_results:
             if not isinstance(res, dict):
                 continue
             rendered.update(res.get("rendered_switches") or [])
+            recorded += res.get("recorded") or 0     # what the switch renders found recorded
             for rec in res.get("changes") or []:
                 records[rec["device"]] = rec
         others = [n for n, d in sorted(plan["devices"].items())
@@ -131,9 +133,8 @@ class ActionModule(ActionBase):
         files = {}
         for name in others:
             files.update(render.render_switch(plan["devices"][name], ("configs",)))
-        outside, recorded = _switch_changes(plan, others, files, base)
-        recorded += sum(1 for n in rendered if n in plan["devices"]
-                        and _recorded(plan["devices"][n], base))
+        outside, recorded_outside = _switch_changes(plan, others, files, base)
+        recorded += recorded_outside
         baseline = {"source": base, "recorded": recorded,
                     "switches": len(others) + len(rendered)}
         limit = task_vars.get("ansible_limit") or None
@@ -172,29 +173,22 @@ def _read(path):
         return handle.read()
 
 
-def _switch_changes(plan, names, files, base):
-    """Change records of switches ``names`` from their config files in the deployed-state
+def _switch_changes(plan, switches, files, base):
+    """Change records of ``switches`` from their config files in the deployed-state
     record ``base`` (None: no record) to ``files`` (this render), and how many the record
     holds."""
     out, recorded = [], 0
-    for name in names:
+    real_base = os.path.realpath(base) if base else None     # resolved once: 10,000+ switches
+    for name in switches:
         paths = [p for p in change_plan.config_paths(plan["devices"][name]) if p in files]
-        old = dict((p, _read(names_path(base, p)) if base else None) for p in paths)
+        old = dict((p, _read(names.confined_path(base, p, real_base)) if base else None)
+                   for p in paths)
         recorded += bool(paths) and all(v is not None for v in old.values())
         record = change_plan.device_change(plan["devices"][name], old,
                                            dict((p, files[p]) for p in paths))
         if record is not None:
             out.append(record)
     return out, recorded
-
-
-def _recorded(dev, base):
-    return bool(base) and all(os.path.exists(names_path(base, p))
-                              for p in change_plan.config_paths(dev))
-
-
-def names_path(root, rel):
-    return names.confined_path(root, rel)
 
 
 def _worth_writing(plan_out):

@@ -157,6 +157,14 @@ rendered_switches:
   returned: with V(configs) in O(outputs)
   type: list
   elements: str
+recorded:
+  description: How many of them the deployed-state record (O(baseline_dir)) holds.
+  returned: with V(configs) in O(outputs)
+  type: int
+baseline_dir:
+  description: The deployed-state record compared with (O(baseline_dir), absolute), or null.
+  returned: always
+  type: path
 changes:
   description:
     - Per changed switch, what changes in its config (config_db tables, EOS sections,
