@@ -164,7 +164,7 @@ recorded:
 baseline_dir:
   description: The deployed-state record compared with (O(baseline_dir), absolute), or null.
   returned: always
-  type: path
+  type: str
 changes:
   description:
     - Per changed switch, what changes in its config (config_db tables, EOS sections,
