@@ -134,6 +134,16 @@ rolled_back:
   description: Whether a failure triggered C(config rollback).
   returned: always
   type: bool
+ends_at:
+  description:
+    - Where CONFIG_DB stands after an apply failed and was rolled back, read again from the
+      switch and compared path by path with the patch - V(old) (every path as before), V(new)
+      (every path applied), V(between) (the message names the paths part way), or V(unknown)
+      (it could not be read). The generic config updater applies a patch as a sequence of
+      changes and undoes none when one fails, so this is the only way to know.
+  returned: when an apply failed after something was applied
+  type: str
+  sample: old
 """
 
 import json
@@ -144,6 +154,30 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import buffers as deploy_buffers
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic as deploy_sonic
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import sonic_secrets
+
+
+def _read_again(module, before, patch, checkpoint, result):
+    """After a failed apply and its rollback: CONFIG_DB read again, where it stands against the
+    patch (result["ends_at"]) and the sentence that says so."""
+    rc, out, err = module.run_command(["show", "runningconfiguration", "all"])
+    try:
+        now = json.loads(out) if rc == 0 else None
+    except ValueError:
+        now = None
+    if now is None:
+        result["ends_at"] = "unknown"
+        return "; CONFIG_DB could not be read again (%s): where it stands is unknown" % (
+            sonic_secrets.redact_text((err or out).strip())[-300:])
+    where, paths = deploy_sonic.ends_at(now, before, patch)
+    result["ends_at"] = where
+    if where == "old":
+        return "; CONFIG_DB read again: at its old config (every path of the patch as before)"
+    if where == "new":
+        return "; CONFIG_DB read again: at its new config (every path of the patch applied)"
+    return ("; CONFIG_DB read again: BETWEEN its old and its new config - %d of the patch's %d "
+            "paths part way (%s%s): run `config rollback %s` on the switch before anything "
+            "else" % (len(paths), len(patch), ", ".join(paths[:3]),
+                      ", ..." if len(paths) > 3 else "", checkpoint))
 
 
 def main():
@@ -227,8 +261,10 @@ def main():
     for step in order:
         if run(step) != 0:
             results = [(d["step"], d["rc"]) for d in done]
+            where = ""
             if deploy_sonic.rollback_needed(results):
                 result["rolled_back"] = run("rollback") == 0
+                where = _read_again(module, running, patch, p["checkpoint"], result)
             # a rollback writes the old create-only fields onto objects the second run already
             # re-created: orchagent ignores that SET (deploy/buffers.py)
             recreated = result["rolled_back"] and p["allow_buffer_recreate"] and any(
@@ -241,7 +277,7 @@ def main():
                 done[-2]["output"],
                 "; re-created buffer objects (%s) keep their new fields in orchagent until "
                 "`config reload`" % ", ".join(sorted(set("%s|%s" % c[:2] for c in recreated)))
-                if recreated else ""), **result)
+                if recreated else "") + where, **result)
     module.exit_json(**result)
 
 

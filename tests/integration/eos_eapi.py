@@ -33,6 +33,16 @@ It keeps what matters to the deploy the way EOS does:
   (arista.eos #476). Configuration mode without a session (`configure terminal`) is not
   served: arista.eos uses sessions, so the ACL deferral is modelled inside sessions only.
 
+Faults (fault.json in the state directory, read per request): ``{"commit": N, "when": "before"
+| "after", "down": false}`` drops the connection of the Nth request that commits a session (the
+second request of arista.eos's edit_config: `configure session S`, `show session-config diffs`,
+`commit`) without an answer - "before": the session's commands are staged and it stays pending,
+nothing committed; "after": committed, as when the link goes as EOS answers. An EOS session
+commit is atomic (the manual's "Configure Session": a session's changes are applied together on
+commit), so the running config is the old one or the new one, never between. ``"down": true``:
+every later request is dropped too (the switch unreachable) until the file ``down`` the fault
+writes is removed. Dropped requests are logged to dropped.log.
+
 Operational `show ... | json` answers are read per request from files in the state directory
 (`show-ip-bgp-summary.json`, `show-ip-route.json`). running-config and startup-config live in the
 same directory; every refused command is logged to errors.log there.
@@ -450,11 +460,38 @@ def error(exc, results, total, cmd):
         {"errors": [str(exc)], "output": "%% %s\n" % exc}]}
 
 
+COMMITS = [0]      # requests that committed (or were to commit) a session, for fault.json
+
+
+def _fault(state, cmds):
+    """"before" / "after" when this request's commit is the faulted one (fault.json), else None;
+    "down" while the file ``down`` is in the state directory (a fault with "down" writes it; a
+    test removes it to bring the switch back)."""
+    if os.path.exists(os.path.join(state, "down")):
+        return "down"
+    path = os.path.join(state, "fault.json")
+    texts = [c if isinstance(c, str) else c.get("cmd") for c in cmds]
+    if not texts or texts[-1] != "commit" or not os.path.exists(path):
+        return None
+    COMMITS[0] += 1
+    with open(path, encoding="utf-8") as handle:
+        fault = json.load(handle)
+    if fault.get("commit") != COMMITS[0]:
+        return None
+    if fault.get("down"):
+        _write(state, "down", "")
+    return fault.get("when", "after")
+
+
 def make_handler(state, hostname):
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 (http.server's name)
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             params = request["params"]
+            fault = _fault(state, params["cmds"])
+            if fault is not None:
+                self._drop(fault, params)
+                return
             device = Device(state, hostname)
             results = []
             answer = {"jsonrpc": "2.0", "id": request["id"]}
@@ -479,6 +516,21 @@ def make_handler(state, hostname):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+
+        def _drop(self, fault, params):
+            """The connection goes without an answer; "before": the session's commands staged,
+            no commit; "after": committed; "down": nothing runs."""
+            with open(os.path.join(state, "dropped.log"), "a", encoding="utf-8") as log:
+                log.write("%s %s\n" % (fault, json.dumps(params["cmds"])))
+            cmds = params["cmds"][:-1] if fault == "before" else params["cmds"]
+            if fault != "down":
+                device = Device(state, hostname)
+                try:
+                    for cmd in cmds:
+                        device.run(copy.deepcopy(cmd), params.get("format", "json"))
+                finally:
+                    device.close()
+            self.close_connection = True
 
         def log_message(self, *args):
             pass

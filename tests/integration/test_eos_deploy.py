@@ -17,13 +17,16 @@ after a failed verify), replayed from the roll's own requests (stages()), also w
 instance the plan's, where every foreign neighbour, peer group and their route-maps is byte for
 byte in every stage; each kind of shared object (a foreign peer with its own outbound policy, a
 plan port in a LAG or a VRF, a service sourced from Loopback0) is refused naming both before
-any commit."""
+any commit. A connection lost in the apply's commit (before or after it commits, eos_eapi.py's
+fault.json) ends at the previous config with no session left pending, and a switch lost after it
+is named at its new config, drained, and rolled to the plan by a rerun once it answers."""
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import urllib.request
 
 import pytest
 
@@ -107,7 +110,7 @@ def eos_lab(tmp_path, inventory_data):
                      "ansible_network_os: arista.eos.eos\nansible_host: 127.0.0.1\n"
                      "ansible_httpapi_port: %d\nansible_httpapi_use_ssl: false\n"
                      "ansible_user: admin\nansible_password: lab\n" % port)
-    lab = {"state": state, "inventory": inventory, "output": tmp_path / "intended",
+    lab = {"state": state, "inventory": inventory, "output": tmp_path / "intended", "port": port,
            "previous": previous, "rendered": flat(rendered), "first_mtu": first_mtu,
            "rendered_text": rendered}
     yield lab
@@ -239,6 +242,70 @@ def test_failed_verify_restores_the_previous_config(eos_lab):
             "resume at wave 3.") in result.text
     assert len(committed(result)) == 3          # drain, apply (drained), restore
     assert running(eos_lab) == eos_lab["previous"] == running(eos_lab, "startup-config")
+
+
+def _lose_the_connection(lab, commit, when, down=False):
+    """The stand-in drops the connection of the ``commit``-th committing request (eos_eapi.py,
+    fault.json): commit 1 of a roll drains, 2 applies, 3 undrains or restores."""
+    (lab["state"] / "fault.json").write_text(json.dumps(
+        {"commit": commit, "when": when, "down": down}))
+
+
+def pending_sessions(lab):
+    """The switch's pending configuration sessions, asked over eAPI as arista.eos asks."""
+    request = json.dumps({"jsonrpc": "2.0", "method": "runCmds", "id": 1, "params": {
+        "version": 1, "format": "json", "cmds": ["show configuration sessions"]}}).encode()
+    with urllib.request.urlopen("http://127.0.0.1:%d/command-api" % lab["port"], request) as r:
+        sessions = json.loads(r.read())["result"][0]["sessions"]
+    return sorted(name for name, s in sessions.items() if s["state"] == "pending")
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_connection_lost_in_the_apply_commit_ends_at_the_old_config_and_a_rerun_resumes(
+        eos_lab, when):
+    """The answer to the apply's commit never comes - the session staged but not committed
+    (before), or committed (after): the rescue reads the switch again, aborts the session the
+    roll left pending, restores the running config read first; a rerun rolls it to the plan."""
+    _lose_the_connection(eos_lab, 2, when)
+    result = roll(eos_lab)
+    assert result.returncode != 0
+    dropped = (eos_lab["state"] / "dropped.log").read_text().splitlines()
+    assert len(dropped) == 1 and dropped[0].startswith(when + " ")
+    assert ('leaf2a: deploy failed at "Apply the plan\'s sections (config session from the '
+            'running config, commit), still drained on a draining switch"') in result.text
+    assert "Previous running config restored" in result.text
+    assert ("1 configuration session(s) the failure left pending aborted" in result.text) == (
+        when == "before")
+    assert "Rollout: stopped in wave 3 of 4" in result.text
+    assert running(eos_lab) == eos_lab["previous"] == running(eos_lab, "startup-config")
+    assert pending_sessions(eos_lab) == []
+
+    again = roll(eos_lab)
+    assert again.returncode == 0, again.stdout[-3000:]
+    assert running(eos_lab) == eos_lab["rendered"] == running(eos_lab, "startup-config")
+    assert pending_sessions(eos_lab) == []
+
+
+def test_a_switch_lost_after_the_apply_commit_is_named_drained_at_its_new_config(eos_lab):
+    """The switch stops answering as it commits the apply: nothing can be read or restored. The
+    run names it, says it runs its old or its new config (here the new one, drained - the
+    session commit is atomic) and stops; once it answers, a rerun undrains it at the plan."""
+    _lose_the_connection(eos_lab, 2, "after", down=True)
+    result = roll(eos_lab)
+    assert result.returncode != 0
+    assert ("Previous running config NOT restored: the switch did not answer") in result.text
+    assert ("It runs its old or its new config, never between (an EOS session commit is atomic), "
+            "drained (the drain committed); rerun once it answers") in result.text
+    assert "Rollout: stopped in wave 3 of 4" in result.text
+    now = running(eos_lab)
+    drain = [line for line in now if "RF-DRAIN-OUT" in line or line == "set community GSHUT"]
+    assert drain and sorted(set(now) - set(drain)) == sorted(set(eos_lab["rendered"]))
+    assert running(eos_lab, "startup-config") == eos_lab["previous"]     # nothing saved
+
+    (eos_lab["state"] / "down").unlink()                                # it answers again
+    again = roll(eos_lab)
+    assert again.returncode == 0, again.stdout[-3000:]
+    assert running(eos_lab) == eos_lab["rendered"] == running(eos_lab, "startup-config")
 
 
 def test_roll_keeps_the_management_plane(eos_lab):

@@ -340,3 +340,44 @@ def rollback_needed(results: Iterable[Tuple[str, int]]) -> bool:
         if rc != 0:
             return applied
     return False
+
+
+_ABSENT = object()
+
+
+def _value_at(config: Dict[str, Any], path: str) -> Any:
+    """The value a JSON pointer (RFC 6901) names in ``config``, or _ABSENT."""
+    node: Any = config
+    for part in path.split("/")[1:]:
+        part = _unescape(part)
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _ABSENT
+    return node
+
+
+def ends_at(now: Dict[str, Any], before: Dict[str, Any],
+            patch: List[Dict[str, Any]]) -> Tuple[str, List[str]]:
+    """Where a failed deploy left CONFIG_DB, read again after it: ("old" | "new" | "between",
+    the paths of ``patch`` that hold neither their old nor their new value, or - between - the
+    ones already at their new value). sonic-utilities' generic config updater applies a patch
+    as a sequence of changes and undoes none when one fails (generic_updater.py,
+    PatchApplier.apply), so only reading the switch again tells which it is."""
+    old, new, neither = [], [], []
+    for op in patch:
+        have = _value_at(now, op["path"])
+        want = _ABSENT if op["op"] == "remove" else op.get("value")
+        if have == want:
+            new.append(op["path"])
+        elif have == _value_at(before, op["path"]):
+            old.append(op["path"])
+        else:
+            neither.append(op["path"])
+    if neither:
+        return "between", neither
+    if not new:
+        return "old", []
+    return ("new", []) if not old else ("between", new)

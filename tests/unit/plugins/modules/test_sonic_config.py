@@ -287,3 +287,76 @@ def test_what_the_switch_prints_back_is_redacted(run, codes):
     printed = json.dumps(failed.result)
     assert "test123" not in printed and '"public"' not in printed
     assert "<redacted>" in printed
+
+
+# ------------------------------------------- an apply-patch failing half way (a behavioural fake)
+
+class UpdaterSwitch(Switch):
+    """CONFIG_DB under sonic-utilities' generic config updater, as generic_updater.py has it:
+    ``config checkpoint N`` saves the whole CONFIG_DB (FileSystemConfigRollbacker.checkpoint);
+    ``config apply-patch P`` applies the patch as a sequence of changes, in order, and undoes
+    none of them when one fails (PatchApplier.apply: no rollback, the error is raised); the dry
+    run (-d) changes nothing; ``config rollback N`` replaces CONFIG_DB with the checkpoint
+    (ConfigReplacer.replace: a patch to it, verified). ``fail_at``: the 1-based change of the
+    apply that fails; ``rollback_fails``: the rollback fails before changing anything."""
+
+    def __init__(self, running, fail_at=None, rollback_fails=False):
+        Switch.__init__(self, running)
+        self.fail_at, self.rollback_fails, self.checkpoints = fail_at, rollback_fails, {}
+
+    def run_command(self, argv, **kw):
+        if argv[:2] == ["config", "checkpoint"]:
+            self.calls.append(list(argv))
+            self.checkpoints[argv[2]] = copy.deepcopy(self.running)
+            return 0, "Checkpoint created successfully.", ""
+        if argv[:2] == ["config", "apply-patch"] and "-d" not in argv:
+            self.calls.append(list(argv))
+            with open(argv[-1]) as handle:
+                patch = json.load(handle)
+            for n, op in enumerate(patch, 1):
+                if n == self.fail_at:
+                    return 1, "", "Error: change %d of %d failed: %s" % (n, len(patch), op["path"])
+                self._apply(op)
+            return 0, "Patch applied successfully.", ""
+        if argv[:2] == ["config", "rollback"]:
+            self.calls.append(list(argv))
+            if self.rollback_fails:
+                return 1, "", "Error: Config rollback failed: the switch said no"
+            self.running = copy.deepcopy(self.checkpoints[argv[2]])
+            return 0, "Config rolled back successfully.", ""
+        return Switch.run_command(self, argv, **kw)
+
+    def _apply(self, op):
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
+        node = self.running
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        if op["op"] == "remove":
+            del node[parts[-1]]
+        else:
+            node[parts[-1]] = copy.deepcopy(op["value"])
+
+
+def test_an_apply_failing_half_way_is_rolled_back_and_read_again_at_the_old_config(run):
+    before = drifted()
+    switch = UpdaterSwitch(copy.deepcopy(before), fail_at=2)
+    out = run(switch)
+    assert out.failed and out.result["rolled_back"] and len(out.result["patch"]) >= 2
+    assert switch.running == before                    # the fake's CONFIG_DB: as before
+    assert out.result["ends_at"] == "old"
+    assert "CONFIG_DB read again: at its old config (every path of the patch as before)" in \
+        out.result["msg"]
+    assert ["config", "save", "-y"] not in switch.calls
+
+
+def test_a_failed_rollback_after_a_half_applied_patch_names_the_paths_part_way(run):
+    before = drifted()
+    switch = UpdaterSwitch(copy.deepcopy(before), fail_at=2, rollback_fails=True)
+    out = run(switch)
+    assert out.failed and not out.result["rolled_back"]
+    first = out.result["patch"][0]["path"]              # the one change applied before
+    assert switch.running != before
+    assert out.result["ends_at"] == "between"
+    assert ("CONFIG_DB read again: BETWEEN its old and its new config - 1 of the patch's %d "
+            "paths part way (%s): run `config rollback rf-1` on the switch before anything "
+            "else" % (len(out.result["patch"]), first)) in out.result["msg"]

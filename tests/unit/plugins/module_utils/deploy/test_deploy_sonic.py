@@ -183,3 +183,17 @@ def test_realistic_config_db_removing_a_referenced_plan_key_is_refused_naming_bo
         deploy_sonic.config_patch(running, want, allow_reload=["docker_routing_config_mode"])
     assert "LOOPBACK_INTERFACE|Loopback0|10.1.0.32/32" in str(exc.value)
     assert "SNMP_AGENT_ADDRESS_CONFIG|10.1.0.32|161|" in str(exc.value)
+
+
+def test_ends_at_reads_old_new_and_between_path_by_path():
+    before = {"PORT": {"Ethernet0": {"mtu": "1500"}}, "WRED_PROFILE": {"OLD": {"x": "1"}}}
+    patch = [{"op": "replace", "path": "/PORT/Ethernet0/mtu", "value": "9100"},
+             {"op": "remove", "path": "/WRED_PROFILE/OLD"},
+             {"op": "add", "path": "/WRED_PROFILE/A~1B", "value": {"x": "2"}}]
+    after = {"PORT": {"Ethernet0": {"mtu": "9100"}}, "WRED_PROFILE": {"A/B": {"x": "2"}}}
+    half = {"PORT": {"Ethernet0": {"mtu": "9100"}}, "WRED_PROFILE": {"OLD": {"x": "1"}}}
+    odd = {"PORT": {"Ethernet0": {"mtu": "4000"}}, "WRED_PROFILE": {"OLD": {"x": "1"}}}
+    assert deploy_sonic.ends_at(before, before, patch) == ("old", [])
+    assert deploy_sonic.ends_at(after, before, patch) == ("new", [])
+    assert deploy_sonic.ends_at(half, before, patch) == ("between", ["/PORT/Ethernet0/mtu"])
+    assert deploy_sonic.ends_at(odd, before, patch) == ("between", ["/PORT/Ethernet0/mtu"])
