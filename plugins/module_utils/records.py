@@ -152,6 +152,7 @@ BgpIntent = TypedDict("BgpIntent", {
     "neighbors": List[BgpNeighbor],
     "allowas_in": bool,
     "advertise": Any,
+    "aggregate": Optional[str],   # a leaf's host /31 block, announced summary-only (or None)
     "keepalive_s": int,        # rendered on every neighbour (timers KEEPALIVE HOLD)
     "hold_s": int,
     "bfd": bool,               # neighbor X bfd; intervals are the platforms' defaults, not rendered

@@ -7,14 +7,17 @@ neighbour's route limit holds what that neighbour sends.
 Both rules read what the renders write verbatim: the switch's bgp keepalive_s / hold_s / bfd
 (every neighbour's timers and bfd lines) and each neighbour's max_routes (maximum-routes on
 EOS, maximum-prefix on FRR). The route count is recounted here with the renderer's own prefix
-list (plan/targets.py connected_prefixes, what render/policy.py writes into RF-CONNECTED), not
-taken from the plan's ``routes``.
+list (plan/targets.py announced_prefixes: what render/policy.py writes into RF-CONNECTED, or a
+leaf's loopback and the aggregate-address summary-only it renders), not taken from the plan's
+``routes``. A leaf's aggregate must hold every host /31 of the leaf and no other leaf's
+(bgp-aggregate): a /31 outside it would be suppressed nowhere and announced nowhere else.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import socket
 from typing import Any, Dict, List, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import (
@@ -28,7 +31,11 @@ PROVES_TIMERS = ("both ends of every fabric BGP session render the same keepaliv
                  "holds up blackholes traffic until its hold time)")
 PROVES_LIMIT = ("every neighbour's rendered route limit (EOS maximum-routes, FRR "
                 "maximum-prefix) is at least the routes that neighbour can send: every prefix "
-                "announced in its BGP component (loopbacks and host /31s), one path each")
+                "announced in its BGP component (loopbacks and host /31s or the leaves' aggregates), one "
+                "path each")
+PROVES_AGGREGATE = ("each aggregating leaf's rendered aggregate-address holds every host /31 of "
+                    "that leaf, and no two leaves' aggregates overlap (traffic to a host would "
+                    "follow the other leaf's announcement)")
 
 
 def _session(dev: SwitchIntent) -> Tuple[int, int, bool]:
@@ -70,7 +77,7 @@ def bgp_route_limit(_fab: Any, devices: Dict[str, Device]) -> List[Finding]:
     comp = bgp_limits.components(by_name)
     sent: Dict[int, int] = {}
     for name, dev in by_name.items():
-        sent[comp[name]] = sent.get(comp[name], 0) + len(targets.connected_prefixes(dev))
+        sent[comp[name]] = sent.get(comp[name], 0) + len(targets.announced_prefixes(dev))
     out: List[Finding] = []
     for name, dev in by_name.items():
         routes = sent[comp[name]]
@@ -84,4 +91,44 @@ def bgp_route_limit(_fab: Any, devices: Dict[str, Device]) -> List[Finding]:
                     "re-plan the fabric so the limit is sized from it (plan/bgp_limits.py: at "
                     "least %d)" % bgp_limits.route_limit(routes),
                     routes=routes, max_routes=n["max_routes"]))
+    return out
+
+
+def _span(prefix: str) -> Tuple[int, int]:
+    network = targets.network(prefix)
+    ip, _slash, plen = network.partition("/")
+    first = int.from_bytes(socket.inet_aton(ip), "big")
+    return first, first + (1 << (32 - int(plen))) - 1
+
+
+@rule("bgp-aggregate", "ERROR", PROVES_AGGREGATE)
+def bgp_aggregate(_fab: Any, devices: Dict[str, Device]) -> List[Finding]:
+    out: List[Finding] = []
+    spans: List[Tuple[int, int, str]] = []
+    for dev in switches(devices):
+        aggregate = dev["bgp"].get("aggregate")
+        if not aggregate:
+            continue
+        low, high = _span(aggregate)
+        spans.append((low, high, dev["name"]))
+        for port in dev["ports"]:
+            address = port.get("address")
+            if port["peer_kind"] != "host" or not address:
+                continue
+            first, last = _span(address)
+            if first < low or last > high:
+                out.append(finding(
+                    "bgp-aggregate", "ERROR", dev["name"], port["name"],
+                    "host /31 %s is outside the leaf's aggregate %s: suppressed nowhere, "
+                    "announced by no one" % (targets.network(address), aggregate),
+                    "leave the port's address to the plan (its block) or set "
+                    "routing.advertise specific", aggregate=aggregate))
+    spans.sort()
+    for (_a, high, left), (low, _b, right) in zip(spans, spans[1:]):
+        if low <= high:
+            out.append(finding(
+                "bgp-aggregate", "ERROR", right, "bgp",
+                "its aggregate overlaps %s's: traffic to one leaf's hosts would follow the "
+                "other's announcement" % left,
+                "give the leaves apart host_p2p blocks (the plan's own blocks never overlap)"))
     return out

@@ -29,7 +29,7 @@ RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffe
             "mtu-chain", "pfc-watchdog", "mtu-path",
             "oversubscription", "ecmp-width", "ecmp-efficiency", "hash-entropy",
             "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock",
-            "headroom-waste", "bgp-timers", "bgp-route-limit")
+            "headroom-waste", "bgp-timers", "bgp-route-limit", "bgp-aggregate")
 if set(RULE_IDS) != set(RULES):
     raise ImportError("checks/run.py RULE_IDS and the registered rules differ: %s"
                       % sorted(set(RULE_IDS) ^ set(RULES)))

@@ -90,8 +90,11 @@ def _named(words: List[str]) -> Optional[str]:
 
 def _setting(line: str) -> str:
     """An address-family line's setting: its first word and a second keyword (``redistribute
-    connected``, ``maximum-paths ibgp``); one value per setting, so the plan's replaces."""
+    connected``, ``maximum-paths ibgp``; ``aggregate-address`` and its prefix); one value per
+    setting, so the plan's replaces."""
     words = line.split()
+    if words[0] == "aggregate-address" and len(words) > 1:
+        return " ".join(words[:2])      # one per prefix: the plan's never replaces another's
     return " ".join(words[:2]) if len(words) > 1 and words[1].isalpha() else words[0]
 
 

@@ -215,8 +215,11 @@ FABRIC = _obj({
                                    "shared"),
     }, "eBGP ASN plan"),
     "routing": _obj({
-        "advertise": _enum(("specific",), "what leaves announce: loopback and host /31s",
-                           "specific"),
+        # aggregate: each leaf's host /31s come from one aligned block it announces alone
+        # (summary-only); a NIC has one link, so no path is lost with its /31 (model/numbering.py)
+        "advertise": _enum(("specific", "aggregate"), "what leaves announce: loopback and each "
+                           "host /31 (specific), or loopback and one aligned block holding "
+                           "the leaf's host /31s (aggregate, summary-only)", "specific"),
         "maximum_paths": _int(1, 512, "BGP maximum-paths", default=64),
         # one value fabric-wide: both ends of a link get the same timers (rule bgp-timers);
         # 3/9 is what the FRR render always used (RFC 4271 4.4: keepalive a third of hold)

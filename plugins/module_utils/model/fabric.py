@@ -108,7 +108,7 @@ class Port:
 class Switch:
     __slots__ = ("name", "role", "index", "platform", "asn", "loopback", "pair", "port_count",
                  "ports", "vars", "qos", "pfc_watchdog", "ecmp", "mtu_bytes",
-                 "pod", "plane", "model", "asic", "portmap")
+                 "pod", "plane", "model", "asic", "portmap", "host_aggregate")
     name: str
     role: str                       # "leaf", "spine", "superspine"
     index: int
@@ -128,11 +128,12 @@ class Switch:
     model: Optional[str]
     asic: str
     portmap: port_names.PortMap
+    host_aggregate: Optional[str]   # a leaf's block of host /31s (routing.advertise aggregate)
 
     def __init__(self, name: str, role: str, index: int, hostvars: Dict[str, Any]) -> None:
         self.name, self.role, self.index, self.vars = name, role, index, hostvars
         self.ports = {}
-        self.pair = self.pod = None
+        self.pair = self.pod = self.host_aggregate = None
         self.plane = 0
 
 

@@ -98,8 +98,12 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
     switches = len(fab.switches)
     loop.fits(switches, "the %d switches' loopbacks" % switches)
     fabric_pool.fits(switch_links, "the %d switch-to-switch links" % switch_links)
-    host_pool.fits(len(fab.links) - switch_links, "the %d host links"
-                   % (len(fab.links) - switch_links))
+    if s["routing"]["advertise"] == "aggregate":
+        take_leaf = _leaf_blocks(fab, host_pool)
+    else:
+        host_pool.fits(len(fab.links) - switch_links, "the %d host links"
+                       % (len(fab.links) - switch_links))
+        take_leaf = None
     errors.choice("roce_fabric.asn.superspine_scheme", asn["superspine_scheme"], schemes)
     for sw in fab.all_switches():
         auto = loop.take()
@@ -123,7 +127,12 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
     take_host = cast("Callable[[], Tuple[str, str]]", host_pool.take)
     for kind, a, b in fab.links:
         # Lower tier gets the odd address: spine .0 / leaf .1, leaf .0 / NIC .1 (JVD style).
-        upper, lower = (take_fabric if kind == "fabric" else take_host)()
+        if kind == "fabric":
+            upper, lower = take_fabric()
+        elif take_leaf is not None:
+            upper, lower = take_leaf[a.switch]()
+        else:
+            upper, lower = take_host()
         if a.address is None:
             a.address = upper
         else:
@@ -141,6 +150,38 @@ def assign(fab: Any, schemes: Sequence[str]) -> None:
     # addresses can collide, and then every address is checked (a 100k-GPU fabric has a million).
     if overridden:
         _check_unique_addresses(fab, overridden)
+
+
+def _leaf_blocks(fab: Any, pool: _Pool) -> Dict[str, Callable[[], Tuple[str, str]]]:
+    """routing.advertise aggregate: each leaf's host /31s from one aligned block of its own -
+    the smallest power of two holding them - so the leaf announces the block alone. Blocks go
+    largest first, which keeps each on its boundary; the pool is refused with the numbers when
+    they do not fit. {leaf: its block's take()}; each leaf's host_aggregate is set."""
+    count: Dict[str, int] = {}
+    for kind, a, _b in fab.links:
+        if kind == "host":
+            count[a.switch] = count.get(a.switch, 0) + 1
+    # a leaf with one host link announces its /31 as it is (an aggregate the length of its
+    # one more-specific summarizes nothing)
+    size = dict((leaf, 2 << max(0, n - 1).bit_length()) for leaf, n in count.items())
+    need = sum(size.values())
+    capacity = pool.last - pool.first + 1
+    if need > capacity:
+        fit = 32 - (need - 1).bit_length()
+        raise errors.RoceInputError(
+            pool.field, str(pool.net), "a prefix large enough, /%d or shorter: the %d host "
+            "links in one aligned block per leaf (routing.advertise aggregate) need %d addresses "
+            "and a /%d holds %d" % (fit, sum(count.values()), need, pool.net.prefixlen,
+                                    capacity))
+    out: Dict[str, Callable[[], Tuple[str, str]]] = {}
+    first = pool.first
+    for leaf in sorted(size, key=lambda name: -size[name]):      # stable: leaf order kept
+        block = "%s/%d" % (pool.text(first), 32 - (size[leaf] - 1).bit_length())
+        if count[leaf] > 1:
+            fab.switches[leaf].host_aggregate = block
+        out[leaf] = cast("Callable[[], Tuple[str, str]]", _Pool(pool.field, block, 2).take)
+        first += size[leaf]
+    return out
 
 
 def _check_pools_apart(pools: Sequence[_Pool]) -> None:

@@ -41,8 +41,8 @@ def route_limit(count: int) -> int:
 
 
 def originated(dev: SwitchIntent) -> int:
-    """How many prefixes ``dev`` announces."""
-    return len(targets.connected_prefixes(dev))
+    """How many prefixes ``dev`` announces (an aggregating leaf: loopback and aggregate)."""
+    return len(targets.announced_prefixes(dev))
 
 
 def components(switches: Dict[str, SwitchIntent]) -> Dict[str, int]:

@@ -93,6 +93,8 @@ def _bgp(fab: Fabric, sw: Switch, ordered: Sequence[Port]) -> BgpIntent:
             "ecmp_width": width, "neighbors": neighbors,
             "allowas_in": bool(s["asn"]["allowas_in"]),
             "advertise": s["routing"]["advertise"],
+            # the leaf's block of host /31s, announced alone (routing.advertise aggregate)
+            "aggregate": sw.host_aggregate,
             # one value fabric-wide, rendered on every session (rule bgp-timers compares ends)
             "keepalive_s": s["routing"]["keepalive_s"], "hold_s": s["routing"]["hold_s"],
             "bfd": bool(s["routing"]["bfd"])}

@@ -48,6 +48,14 @@ def connected_prefixes(dev: SwitchIntent) -> List[str]:
     return out
 
 
+def announced_prefixes(dev: SwitchIntent) -> List[str]:
+    """The prefixes ``dev``'s neighbours receive from it: connected_prefixes, or - a leaf with
+    an aggregate (routing.advertise aggregate) - its loopback and the aggregate, whose
+    more-specific host /31s it suppresses (summary-only)."""
+    aggregate = dev["bgp"].get("aggregate")
+    return [dev["loopback"], aggregate] if aggregate else connected_prefixes(dev)
+
+
 def leaf_prefixes(plan: Plan) -> LeafPrefixes:
     """{plane: [(leaf, pod, [host prefixes])]}: the leaves expected_routes reads, built once per
     plan so that rendering a catalog for every switch does not re-scan every device."""
@@ -58,6 +66,9 @@ def leaf_prefixes(plan: Plan) -> LeafPrefixes:
         leaf = cast(SwitchIntent, dev)
         prefixes = [network(cast(str, p["address"])) for p in leaf["ports"]
                     if p["peer_kind"] == "host" and p["up"] and p.get("address")]
+        aggregate = leaf["bgp"].get("aggregate")
+        if aggregate and prefixes:      # what the others see: the block, not its /31s
+            prefixes = [aggregate]
         out.setdefault(leaf.get("plane", 0), []).append((name, leaf.get("pod"), prefixes))
     return out
 

@@ -73,12 +73,21 @@ def cabling_md(plan: Plan, rows: List[Tuple[Any, ...]]) -> str:
                      + _table(CABLING_FIELDS, rows)) + "\n"
 
 
+def _host_prefixes(dev: SwitchIntent) -> str:
+    """What a switch announces of its hosts: each /31, or its aggregate (summary-only)."""
+    count = sum(1 for p in dev["ports"] if p["peer_kind"] == "host" and p.get("address"))
+    if not count:
+        return "-"
+    aggregate = dev["bgp"].get("aggregate")
+    return ("%s (its %d /31s)" % (aggregate, count)) if aggregate else "%d /31s" % count
+
+
 def addressing_md(plan: Plan) -> str:
     """The IP and ASN plan: every switch's role, pod, plane, ASN and loopback; every host NIC's
     /31 and gateway (the fabric /31s are in the cabling plan)."""
     rows = [(d["name"], d["role"], d.get("pod") or "-", d.get("plane") or 0, d["bgp"]["asn"],
-             d["loopback"], len(d["bgp"]["neighbors"]), d["bgp"]["ecmp_width"])
-            for d in _switches(plan)]
+             d["loopback"], _host_prefixes(d), len(d["bgp"]["neighbors"]),
+             d["bgp"]["ecmp_width"]) for d in _switches(plan)]
     hosts = sorted(cast(Iterator[HostIntent],
                         (d for d in plan["devices"].values() if d["kind"] == "host")),
                    key=lambda d: d["name"])
@@ -90,8 +99,8 @@ def addressing_md(plan: Plan) -> str:
          "%d switches in %d ASNs (eBGP, RFC 7938); %d GPU hosts with %d NICs. Fabric /31s: "
          "cabling.md." % (len(rows), len(asns), len(hosts), len(nic_rows)), "",
          "## Switches", ""]
-        + _table(("switch", "role", "pod", "plane", "ASN", "loopback", "BGP peers",
-                  "ECMP width"), rows)
+        + _table(("switch", "role", "pod", "plane", "ASN", "loopback", "host prefixes announced",
+                  "BGP peers", "ECMP width"), rows)
         + ["", "## GPU host NICs", ""]
         + _table(("host", "NIC", "rail", "leaf", "leaf port", "address", "gateway"),
                  nic_rows)) + "\n"

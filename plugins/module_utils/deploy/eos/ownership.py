@@ -141,7 +141,8 @@ def setting_key(head: str) -> str:
 
 def child_key(line: str) -> str:
     """The setting a router bgp child line sets: 'neighbor <peer>' for any neighbour line, two
-    words for bgp/no/redistribute/address-family/vrf lines, else the first word."""
+    words for bgp/no/redistribute/address-family/vrf/aggregate-address lines, else the first
+    word."""
     words = line.split()
     if not words:
         return ""
@@ -149,8 +150,10 @@ def child_key(line: str) -> str:
         if words[1] == "interface":
             return "neighbor interface " + " ".join(words[2:3])
         return "neighbor " + words[1]
+    # aggregate-address per prefix: the plan's aggregate never replaces another's
     if words[0] in ("bgp", "no", "redistribute", "address-family", "vrf", "vlan",
-                    "vlan-aware-bundle", "graceful-restart") and len(words) > 1:
+                    "vlan-aware-bundle", "graceful-restart", "aggregate-address") \
+            and len(words) > 1:
         return " ".join(words[:2])
     return words[0]
 

@@ -204,4 +204,9 @@ def _routing(dev: SwitchIntent) -> List[str]:
             out.append("   neighbor %s bfd" % nbr["address"])
         if bgp["allowas_in"]:
             out.append("   neighbor %s allowas-in 1" % nbr["address"])
-    return out + ["   redistribute connected route-map %s" % policy.CONNECTED, "!", "end"]
+    out.append("   redistribute connected route-map %s" % policy.CONNECTED)
+    # routing.advertise aggregate: the leaf's block of host /31s alone, router bgp mode
+    # (arista.eos eos_bgp_global: aggregate-address PREFIX [as-set] [summary-only] ...)
+    if bgp.get("aggregate"):
+        out.append("   aggregate-address %s summary-only" % bgp["aggregate"])
+    return out + ["!", "end"]

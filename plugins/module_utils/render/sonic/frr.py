@@ -44,8 +44,13 @@ def frr_bgpd(dev: SwitchIntent) -> str:
         if bgp["bfd"]:
             lines.append(" neighbor %s bfd" % n["address"])
     lines += [" !", " address-family ipv4 unicast",
-              "  redistribute connected route-map %s" % policy.CONNECTED,
-              "  maximum-paths %d" % bgp["maximum_paths"]]
+              "  redistribute connected route-map %s" % policy.CONNECTED]
+    # routing.advertise aggregate: the leaf's block of host /31s, the /31s themselves not sent
+    # (FRR user guide bgp.rst "Route Aggregation": aggregate-address A.B.C.D/M summary-only;
+    # BGP announces it while at least one /31 of it is in the BGP table)
+    if bgp.get("aggregate"):
+        lines.append("  aggregate-address %s summary-only" % bgp["aggregate"])
+    lines.append("  maximum-paths %d" % bgp["maximum_paths"])
     lines += ["  neighbor %s route-map %s in" % (n["address"], DRAIN_POLICY)
               for n in bgp["neighbors"]]
     if bgp["allowas_in"]:

@@ -111,3 +111,74 @@ def test_session_parameters_change_hitless_on_both_platforms(old, new, cls):
     assert [(p["part"], p["class"]) for p in eos] == [("router bgp", cls)]
     frr_old, frr_new = (EOS % old).replace("   ", " "), (EOS % new).replace("   ", " ")
     assert sonic_changes.frr_parts(frr_old, frr_new)[0]["class"] == cls
+
+
+# ---------------------------------------------- routing.advertise aggregate (model/numbering.py)
+
+def _aggregating(example, pool=None):
+    groups, hv = example
+    for host in hv.values():
+        if "roce_fabric" in host:
+            host["roce_fabric"].setdefault("routing", {})["advertise"] = "aggregate"
+            if pool:
+                host["roce_fabric"]["addressing"]["host_p2p"] = pool
+    return groups, hv
+
+
+def test_each_leaf_aggregates_its_host_31s_in_one_aligned_block(example):
+    """By hand: 64 NICs over 4 leaves, 16 host /31s (32 addresses) per leaf: a /27 each, four
+    of them side by side from the pool's start 198.18.64.0 (ipaddress, not the plan's code,
+    checks that every /31 of a leaf is inside its block and the blocks are apart)."""
+    import ipaddress
+    _fab, devices = build.build_intent(*_aggregating(example))
+    blocks = {}
+    for name in ("leaf1a", "leaf1b", "leaf2a", "leaf2b"):
+        block = ipaddress.ip_network(devices[name]["bgp"]["aggregate"])
+        assert block.prefixlen == 27
+        mine = [ipaddress.ip_interface(p["address"]).network for p in devices[name]["ports"]
+                if p["peer_kind"] == "host"]
+        assert len(mine) == 16 and all(n.subnet_of(block) for n in mine)
+        blocks[name] = block
+    assert sorted(blocks.values()) == list(ipaddress.ip_network("198.18.64.0/25").subnets(
+        new_prefix=27))
+    assert devices["spine1"]["bgp"]["aggregate"] is None
+
+
+def test_aggregates_cut_every_neighbours_routes_to_loopbacks_and_blocks(example):
+    """By hand: 6 loopbacks + 4 leaf aggregates = 10 routes per neighbour (was 70); limit
+    max(ceil(15), 10 + 1000) = 1010. Both renders carry the aggregate, summary-only."""
+    fab, devices = build.build_intent(*_aggregating(example))
+    for dev in devices.values():
+        for n in dev.get("bgp", {}).get("neighbors", []):
+            assert (n["routes"], n["max_routes"]) == (10, 1010)
+    frr = frr_bgpd(devices["leaf1a"]).splitlines()
+    assert "  aggregate-address %s summary-only" % devices["leaf1a"]["bgp"]["aggregate"] in frr
+    eos = eos_config(devices["leaf2a"]).splitlines()
+    assert "   aggregate-address %s summary-only" % devices["leaf2a"]["bgp"]["aggregate"] in eos
+    assert not [line for line in eos_config(devices["spine1"]).splitlines()
+                if "aggregate-address" in line]
+    assert RULES["bgp-route-limit"].check(fab, devices) == []
+    assert RULES["bgp-aggregate"].check(fab, devices) == []
+
+
+def test_aggregate_rule_fires_on_a_31_outside_its_block_and_on_overlapping_blocks(example):
+    fab, devices = build.build_intent(*_aggregating(example))
+    port = [p for p in devices["leaf1a"]["ports"] if p["peer_kind"] == "host"][0]
+    port["address"] = "198.18.100.0/31"
+    hits = RULES["bgp-aggregate"].check(fab, devices)
+    assert [(v["device"], v["location"]) for v in hits] == [("leaf1a", port["name"])]
+    assert "198.18.100.0/31 is outside the leaf's aggregate" in hits[0]["message"]
+    fab, devices = build.build_intent(*_aggregating(example))
+    devices["leaf1b"]["bgp"]["aggregate"] = devices["leaf1a"]["bgp"]["aggregate"]
+    hits = RULES["bgp-aggregate"].check(fab, devices)
+    assert len(hits) >= 1 and all(v["rule"] == "bgp-aggregate" for v in hits)
+    assert any("overlaps" in v["message"] for v in hits)
+
+
+def test_a_pool_too_small_for_the_leaf_blocks_is_refused_with_the_numbers(example):
+    """By hand: 4 blocks of 32 addresses need 128; a /26 holds 64; the smallest fit is a /25."""
+    with pytest.raises(errors.RoceInputError) as exc:
+        plan.build_plan(*_aggregating(example, "198.18.64.0/26"))
+    assert exc.value.field == "roce_fabric.addressing.host_p2p"
+    assert ("/25 or shorter: the 64 host links in one aligned block per leaf (routing.advertise "
+            "aggregate) need 128 addresses and a /26 holds 64") in exc.value.allowed

@@ -110,7 +110,8 @@ def _documented_rules():
 def test_documented_rules_are_the_checked_rules():
     assert sorted(_documented_rules()) == sorted(checks.RULE_IDS)
     # pfc-deadlock: test below; the BGP rules guard the plan itself (test_bgp.py)
-    assert sorted(list(SEEDS) + ["pfc-deadlock", "bgp-timers", "bgp-route-limit"]) == \
+    assert sorted(list(SEEDS) + ["pfc-deadlock", "bgp-timers", "bgp-route-limit",
+                                 "bgp-aggregate"]) == \
         sorted(checks.RULE_IDS)
 
 
