@@ -61,3 +61,63 @@ def address_nics(prefix, name, dev):
     first = dev["nics"][0]
     ns_run(prefix, name, "ip", "route", "add", HOST_ROUTE, "via", first["gateway"], "dev",
            first["name"])
+
+
+def lab_env(tag, directory, **extra):
+    """(namespace prefix, environment) of a lab whose names, bridge, subnet and directory carry
+    ROCE_LAB_ID (`make` derives it from the checkout's path), so two checkouts' labs never
+    meet; ``extra``: more ROCE_FABRIC_LAB_* settings."""
+    lab_id = os.environ.get("ROCE_LAB_ID") or "200"
+    ns = "%s%s-" % (tag, lab_id)
+    env = {"ROCE_FABRIC_LAB_NS": ns, "ROCE_FABRIC_LAB_BRIDGE": "%sbr%s" % (tag, lab_id),
+           "ROCE_FABRIC_LAB_MGMT": "198.19." + lab_id,
+           "ROCE_FABRIC_LAB_LINK": "%sm%s-" % (tag, lab_id),
+           "ROCE_FABRIC_LAB_DIR": "/tmp/roce-fabric-%s-lab-%s" % (directory, lab_id)}
+    env.update(extra)
+    return ns, env
+
+
+@contextlib.contextmanager
+def rendered_lab(prefix, env, module_name, plan, wiring):
+    """The lab of ``plan`` up (``wiring``: a path for its devices.json), every switch on its
+    rendered netdevs and bgpd.conf (loaded with frr-reload.py, as switch_deploy does), every
+    host's NICs addressed; yields the lab module; torn down on exit."""
+    import json
+    from ansible_collections.roce.fabric.plugins.module_utils.render import outputs
+    from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import config_db
+    with open(wiring, "w") as handle:
+        json.dump(plan["devices"], handle)
+    with lab(env, module_name) as labmod:
+        labmod.up(str(wiring))
+        for name, dev in plan["devices"].items():
+            if dev["kind"] != "switch":
+                address_nics(prefix, name, dev)
+                continue
+            apply_netdevs(prefix, name, config_db.config_db(dev))
+            d = os.path.join(labmod.LAB, prefix + name, "frr")
+            conf = os.path.join(d, "bgpd.roce.conf")
+            with open(conf, "w") as handle:
+                handle.write(outputs.render_switch(dev, ("configs",))["configs/%s.bgpd.conf"
+                                                                      % name])
+            ns_run(prefix, name, "/usr/lib/frr/frr-reload.py", "--daemon", "bgpd",
+                   "--vty_socket", d, "--bindir", "/usr/bin", "--confdir", d, "--rundir", d,
+                   "--reload", conf)
+        yield labmod
+
+
+def vty_json(prefix, labmod, name, command):
+    """A vtysh ``command`` (one that prints JSON) on switch ``name``'s FRR, parsed."""
+    import json
+    d = os.path.join(labmod.LAB, prefix + name, "frr")
+    return json.loads(ns_run(prefix, name, "vtysh", "--vty_socket", d, "-c", command).stdout)
+
+
+def wait(predicate, timeout_s, step_s=1.0):
+    """Whether ``predicate()`` turned true within ``timeout_s``, asked every ``step_s``."""
+    import time
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(step_s)
+    return False

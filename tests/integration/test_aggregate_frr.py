@@ -8,24 +8,15 @@ other leaf through it.
 Without summary-only the spines would install the /31s too; without the aggregate, only the
 /31s: the route assertions fail either way."""
 import ipaddress
-import json
 import os
-import time
 
 import frr_lab
 from lab_ports import lab_port_map
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
-from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
-from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
-    config_db as render_sonic)
 
-LAB_ID = os.environ.get("ROCE_LAB_ID") or "200"
-NS = "ra%s-" % LAB_ID
-ENV = {"ROCE_FABRIC_LAB_NS": NS, "ROCE_FABRIC_LAB_BRIDGE": "rabr" + LAB_ID,
-       "ROCE_FABRIC_LAB_MGMT": "198.19." + LAB_ID, "ROCE_FABRIC_LAB_LINK": "ram%s-" % LAB_ID,
-       "ROCE_FABRIC_LAB_DIR": "/tmp/roce-fabric-aggregate-lab-" + LAB_ID}
+NS, ENV = frr_lab.lab_env("ra", "aggregate")
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not os.path.exists("/usr/lib/frr/bgpd"),
@@ -50,9 +41,7 @@ def ns_run(name, *argv, check=True):
 
 
 def _routes(labmod, name):
-    d = os.path.join(labmod.LAB, NS + name, "frr")
-    return json.loads(ns_run(name, "vtysh", "--vty_socket", d, "-c",
-                             "show ip route bgp json").stdout)
+    return frr_lab.vty_json(NS, labmod, name, "show ip route bgp json")
 
 
 @pytest.fixture(scope="module")
@@ -60,31 +49,8 @@ def lab(tmp_path_factory):
     p = plan.build_plan(*inventory())
     assert p["summary"]["errors"] == 0, p["violations"]
     wiring = tmp_path_factory.mktemp("aggregate") / "devices.json"
-    wiring.write_text(json.dumps(p["devices"]))
-    with frr_lab.lab(ENV, "labaggregate") as labmod:
-        labmod.up(str(wiring))
-        for name, dev in p["devices"].items():
-            if dev["kind"] != "switch":
-                frr_lab.address_nics(NS, name, dev)
-                continue
-            frr_lab.apply_netdevs(NS, name, render_sonic.config_db(dev))
-            d = os.path.join(labmod.LAB, NS + name, "frr")
-            conf = os.path.join(d, "bgpd.roce.conf")
-            with open(conf, "w") as handle:
-                handle.write(render.render_switch(dev, ("configs",))["configs/%s.bgpd.conf"
-                                                                     % name])
-            ns_run(name, "/usr/lib/frr/frr-reload.py", "--daemon", "bgpd", "--vty_socket", d,
-                   "--bindir", "/usr/bin", "--confdir", d, "--rundir", d, "--reload", conf)
+    with frr_lab.rendered_lab(NS, ENV, "labaggregate", p, wiring) as labmod:
         yield labmod, p
-
-
-def _wait(predicate, timeout_s, step_s=1.0):
-    deadline = time.time() + timeout_s
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(step_s)
-    return False
 
 
 def _host_31s(dev):
@@ -101,7 +67,7 @@ def test_spines_install_each_leafs_block_and_no_host_31(lab):
     hosts = _host_31s(devs["l1a"]) | _host_31s(devs["l1b"])
     assert len(hosts) == 4
     for spine in ("s1", "s2"):
-        assert _wait(lambda name=spine: set(blocks.values()) <= set(_routes(labmod, name)), 90), \
+        assert frr_lab.wait(lambda name=spine: set(blocks.values()) <= set(_routes(labmod, name)), 90), \
             "%s never installed %s" % (spine, blocks)
         assert not hosts & set(_routes(labmod, spine)), "%s installed host /31s" % spine
 
@@ -113,7 +79,7 @@ def test_the_other_leaf_reaches_a_block_over_both_spines(lab):
     def width():
         route = _routes(labmod, "l1b").get(block, [{}])[0]
         return sum(1 for hop in route.get("nexthops", []) if hop.get("active"))
-    assert _wait(lambda: width() == 2, 60), "l1b reaches %s over %d spine(s)" % (block, width())
+    assert frr_lab.wait(lambda: width() == 2, 60), "l1b reaches %s over %d spine(s)" % (block, width())
     assert not _host_31s(p["devices"]["l1a"]) & set(_routes(labmod, "l1b"))
 
 

@@ -6,7 +6,6 @@ the 9 s hold time the plan renders.
 
 Without bfdd (or without the rendered `neighbor X bfd`) the session would only drop when the
 hold timer (9 s) expires: the test's 3 s bound fails then."""
-import json
 import os
 import time
 
@@ -15,16 +14,8 @@ from lab_ports import lab_port_map
 import pytest
 
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
-from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
-from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
-    config_db as render_sonic)
 
-LAB_ID = os.environ.get("ROCE_LAB_ID") or "200"
-NS = "rb%s-" % LAB_ID
-ENV = {"ROCE_FABRIC_LAB_NS": NS, "ROCE_FABRIC_LAB_BRIDGE": "rbbr" + LAB_ID,
-       "ROCE_FABRIC_LAB_MGMT": "198.19." + LAB_ID, "ROCE_FABRIC_LAB_LINK": "rbm%s-" % LAB_ID,
-       "ROCE_FABRIC_LAB_DIR": "/tmp/roce-fabric-bfd-lab-" + LAB_ID,
-       "ROCE_FABRIC_LAB_BFDD": "1"}
+NS, ENV = frr_lab.lab_env("rb", "bfd", ROCE_FABRIC_LAB_BFDD="1")
 DETECT_BOUND_S = 3.0     # BFD: 300 ms x 3 = 0.9 s (platform defaults); the hold time is 9 s
 
 pytestmark = pytest.mark.skipif(
@@ -49,8 +40,7 @@ def ns_run(name, *argv, check=True):
 
 
 def _vty(labmod, name, command):
-    d = os.path.join(labmod.LAB, NS + name, "frr")
-    return json.loads(ns_run(name, "vtysh", "--vty_socket", d, "-c", command).stdout)
+    return frr_lab.vty_json(NS, labmod, name, command)
 
 
 @pytest.fixture(scope="module")
@@ -58,31 +48,8 @@ def lab(tmp_path_factory):
     p = plan.build_plan(*inventory())
     assert p["summary"]["errors"] == 0, p["violations"]
     wiring = tmp_path_factory.mktemp("bfd") / "devices.json"
-    wiring.write_text(json.dumps(p["devices"]))
-    with frr_lab.lab(ENV, "labbfd") as labmod:
-        labmod.up(str(wiring))
-        for name, dev in p["devices"].items():
-            if dev["kind"] != "switch":
-                frr_lab.address_nics(NS, name, dev)
-                continue
-            frr_lab.apply_netdevs(NS, name, render_sonic.config_db(dev))
-            d = os.path.join(labmod.LAB, NS + name, "frr")
-            conf = os.path.join(d, "bgpd.roce.conf")
-            with open(conf, "w") as handle:
-                handle.write(render.render_switch(dev, ("configs",))["configs/%s.bgpd.conf"
-                                                                     % name])
-            ns_run(name, "/usr/lib/frr/frr-reload.py", "--daemon", "bgpd", "--vty_socket", d,
-                   "--bindir", "/usr/bin", "--confdir", d, "--rundir", d, "--reload", conf)
+    with frr_lab.rendered_lab(NS, ENV, "labbfd", p, wiring) as labmod:
         yield labmod, p
-
-
-def _wait(predicate, timeout_s, step_s=0.1):
-    deadline = time.time() + timeout_s
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(step_s)
-    return False
 
 
 def test_bfd_finds_a_silent_link_failure_well_under_the_hold_time(lab):
@@ -99,13 +66,14 @@ def test_bfd_finds_a_silent_link_failure_well_under_the_hold_time(lab):
         peers = _vty(labmod, "s1", "show bfd peers json")
         return any(b.get("peer") == spine_view and b.get("status") == "up" for b in peers)
 
-    assert _wait(established, 90, 1) and _wait(bfd_up, 30, 0.5), "session or BFD never came up"
+    assert frr_lab.wait(established, 90, 1) and frr_lab.wait(bfd_up, 30, 0.5), \
+        "session or BFD never came up"
     assert leaf["bgp"]["hold_s"] == 9 and leaf["bgp"]["bfd"]
     # l1a's frames to s1 now go to a MAC nobody has: s1 hears nothing from l1a, the link and
     # l1a's own view of it stay up
     ns_run("l1a", "ip", "neigh", "replace", nbr["address"], "lladdr", "02:00:00:00:00:01",
            "nud", "permanent", "dev", nbr["port"])
     start = time.time()
-    assert _wait(lambda: not established(), 12), "s1 kept the session for 12 s"
+    assert frr_lab.wait(lambda: not established(), 12, 0.1), "s1 kept the session for 12 s"
     took = time.time() - start
     assert took < DETECT_BOUND_S, "s1 dropped the session after %.1f s" % took
