@@ -161,8 +161,6 @@ def _leaf_blocks(fab: Any, pool: _Pool) -> Dict[str, Callable[[], Tuple[str, str
     for kind, a, _b in fab.links:
         if kind == "host":
             count[a.switch] = count.get(a.switch, 0) + 1
-    # a leaf with one host link announces its /31 as it is (an aggregate the length of its
-    # one more-specific summarizes nothing)
     size = dict((leaf, 2 << max(0, n - 1).bit_length()) for leaf, n in count.items())
     need = sum(size.values())
     capacity = pool.last - pool.first + 1
@@ -177,8 +175,8 @@ def _leaf_blocks(fab: Any, pool: _Pool) -> Dict[str, Callable[[], Tuple[str, str
     first = pool.first
     for leaf in sorted(size, key=lambda name: -size[name]):      # stable: leaf order kept
         block = "%s/%d" % (pool.text(first), 32 - (size[leaf] - 1).bit_length())
-        if count[leaf] > 1:
-            fab.switches[leaf].host_aggregate = block
+        if count[leaf] > 1:     # one host link: its /31 announced as it is (an aggregate
+            fab.switches[leaf].host_aggregate = block   # of one more-specific sums up nothing)
         out[leaf] = cast("Callable[[], Tuple[str, str]]", _Pool(pool.field, block, 2).take)
         first += size[leaf]
     return out
