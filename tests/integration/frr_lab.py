@@ -3,10 +3,14 @@ them): a command in a lab namespace, the lab module under the test's own names f
 duration, a switch's rendered netdevs applied as switch_deploy does, a host's NICs addressed."""
 import contextlib
 import importlib.util
+import json
 import os
 import subprocess
+import time
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy import netdev
+from ansible_collections.roce.fabric.plugins.module_utils.render import outputs
+from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import config_db
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOST_ROUTE = "198.18.64.0/18"      # the labs' host subnets, reached over a host's first NIC
@@ -82,9 +86,6 @@ def rendered_lab(prefix, env, module_name, plan, wiring):
     """The lab of ``plan`` up (``wiring``: a path for its devices.json), every switch on its
     rendered netdevs and bgpd.conf (loaded with frr-reload.py, as switch_deploy does), every
     host's NICs addressed; yields the lab module; torn down on exit."""
-    import json
-    from ansible_collections.roce.fabric.plugins.module_utils.render import outputs
-    from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import config_db
     with open(wiring, "w") as handle:
         json.dump(plan["devices"], handle)
     with lab(env, module_name) as labmod:
@@ -107,14 +108,12 @@ def rendered_lab(prefix, env, module_name, plan, wiring):
 
 def vty_json(prefix, labmod, name, command):
     """A vtysh ``command`` (one that prints JSON) on switch ``name``'s FRR, parsed."""
-    import json
     d = os.path.join(labmod.LAB, prefix + name, "frr")
     return json.loads(ns_run(prefix, name, "vtysh", "--vty_socket", d, "-c", command).stdout)
 
 
 def wait(predicate, timeout_s, step_s=1.0):
     """Whether ``predicate()`` turned true within ``timeout_s``, asked every ``step_s``."""
-    import time
     deadline = time.time() + timeout_s
     while time.time() < deadline:
         if predicate():
