@@ -331,3 +331,11 @@ def test_drain_leaves_banners_and_vrf_neighbours_alone():
     assert "      neighbor 10.222.251.45 route-map RF-DRAIN-OUT out" not in added
     assert "   neighbor EVPN-OVERLAY-PEERS route-map RF-DRAIN-OUT out" in added
     assert re.sub(r".*RF-DRAIN-OUT.*\n|   set community GSHUT\n!\n", "", drained) == text
+
+
+def test_each_aggregate_address_is_a_setting_of_its_own():
+    """The plan's aggregate-address never stands for another prefix's (kept as it runs)."""
+    from ansible_collections.roce.fabric.plugins.module_utils.deploy.eos import ownership
+    plan = ownership.child_key("aggregate-address 198.18.64.0/30 summary-only")
+    assert plan == ownership.child_key("aggregate-address 198.18.64.0/30")
+    assert plan != ownership.child_key("aggregate-address 10.50.0.0/16 summary-only")

@@ -251,3 +251,17 @@ def test_contexts_are_read_as_frr_reload_reads_them():
     assert _ids(frr_ownership.foreign(flat, "", RENDERED)) == [
         "address-family ipv4 unicast: network 10.99.0.0/16", "ip prefix-list X",
         "neighbor 10.0.0.9"]
+
+
+def test_a_foreign_aggregate_is_its_own_object_beside_the_plans():
+    """routing.advertise aggregate renders one aggregate-address; another on the switch (a
+    storage block someone announces) is not the plan's setting replaced but an object of its
+    own, reported until named."""
+    line = "  redistribute connected route-map RF-CONNECTED\n"
+    plan = line + "  aggregate-address 198.18.64.0/30 summary-only\n"
+    rendered = RENDERED.replace(line, plan)
+    assert rendered != RENDERED
+    running = PLAIN.replace(line, plan + "  aggregate-address 10.50.0.0/16 summary-only\n")
+    assert _ids(frr_ownership.foreign(running, "", rendered)) == [
+        "address-family ipv4 unicast: aggregate-address 10.50.0.0/16 summary-only"]
+    assert frr_ownership.foreign(PLAIN.replace(line, plan), "", rendered) == []
