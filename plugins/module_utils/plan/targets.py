@@ -64,11 +64,12 @@ def leaf_prefixes(plan: Plan) -> LeafPrefixes:
         if dev.get("kind") == "host" or dev.get("role") != "leaf":
             continue
         leaf = cast(SwitchIntent, dev)
-        prefixes = [network(cast(str, p["address"])) for p in leaf["ports"]
-                    if p["peer_kind"] == "host" and p["up"] and p.get("address")]
+        up = [p for p in leaf["ports"]
+              if p["peer_kind"] == "host" and p["up"] and p.get("address")]
         aggregate = leaf["bgp"].get("aggregate")
-        if aggregate and prefixes:      # what the others see: the block, not its /31s
-            prefixes = [aggregate]
+        # what the others see: the block (while a /31 of it is up), not its /31s
+        prefixes = ([aggregate] if up else []) if aggregate else [
+            network(cast(str, p["address"])) for p in up]
         out.setdefault(leaf.get("plane", 0), []).append((name, leaf.get("pod"), prefixes))
     return out
 
