@@ -24,7 +24,7 @@ from ansible.utils.display import Display
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils import pipeline as plan
 from ansible_collections.roce.fabric.plugins.module_utils.inputs import role_vars, validate
-from ansible_collections.roce.fabric.plugins.plugin_utils import plan_store
+from ansible_collections.roce.fabric.plugins.plugin_utils import plan_store, shared_vars
 
 try:   # ansible-core 2.19 data tagging: where a variable's value was read from
     from ansible._internal._datatag._tags import Origin
@@ -81,6 +81,11 @@ def _key_tag(hostvars, host, name):
         return next((Origin.get_tag(key) for key in raw if key == name), None)
     except Exception:   # pylint: disable=broad-except
         return None      # a best-effort hint only
+
+
+def _read(name):
+    """True for the variable names the plan reads: roce_* and the roles' prefixes."""
+    return name.startswith("roce_") or role_vars.owner(name) is not None
 
 
 def _may_template(value):
@@ -187,7 +192,17 @@ class ActionModule(ActionBase):
         # it is templated once and shared (the roce_fabric of group_vars/all, a tier's model
         # and platform). Anything that may hold a template is still templated per host.
         done = {}       # id(raw value) -> (raw value, templated value or None if per host)
+        # hosts with no variable of their own share their groups' values (merged once)
+        shared = shared_vars.SharedVars(hostvars, _read)
         for host in groups.get("all", []):
+            group_key = shared.key(host)
+            kept = shared.get(group_key)
+            if kept is not None:
+                if host in wanted:
+                    inputs[host] = dict(kept[0])
+                owned[host] = dict(kept[1])
+                continue
+            shareable = True
             hv = hostvars[host]
             raw = getattr(hv, "_vars", None)     # HostVarsVars' untemplated variables
             if not isinstance(raw, dict):
@@ -208,9 +223,11 @@ class ActionModule(ActionBase):
                 if seen is not None and seen[0] is raw[key] and seen[1] is not None:
                     into[key] = seen[1]
                     continue
+                shareable = shareable and raw is not None and not _may_template(raw[key])
                 try:
                     into[key] = hv[key]
                 except Exception as exc:   # pylint: disable=broad-except
+                    shareable = False
                     if into is owned[host]:
                         # may name what only this run sets (plan_result): the role's own
                         # argument validation checks it when the role starts
@@ -222,6 +239,7 @@ class ActionModule(ActionBase):
                 if raw is not None and seen is None:
                     done[id(raw[key])] = (raw[key], None if _may_template(raw[key])
                                           else into[key])
+            shared.keep(group_key, (inputs.get(host, {}), owned[host]), shareable)
         if unreadable:
             raise validate.RoceInputErrors([(e.field, e.value, e.allowed, e.host)
                                             for e in unreadable])

@@ -7,6 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import functools
 import os
 
 from ansible.plugins.action import ActionBase
@@ -18,15 +19,19 @@ from ansible_collections.roce.fabric.plugins.module_utils.inputs import names
 from ansible_collections.roce.fabric.plugins.module_utils.render import changes as change_plan
 from ansible_collections.roce.fabric.plugins.module_utils.render import diff as file_diff
 from ansible_collections.roce.fabric.plugins.module_utils.render import outputs as render
-from ansible_collections.roce.fabric.plugins.plugin_utils import plan_store
+from ansible_collections.roce.fabric.plugins.plugin_utils import fork_map, plan_store
 
 CHECK_DIR = ".check"   # under output_dir: what a check-mode run would render
+# Below this many devices per process a fork costs more than it saves (a switch or host renders
+# in about 1-4 ms; a fork of a worker holding a large plan about 10 ms): the example renders in
+# this process.
+MIN_DEVICES_PER_PROCESS = 500
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(("plan", "plan_file", "devices", "output_dir", "check_copy", "outputs",
-                             "diff_full", "switch_results", "baseline_dir"))
+                             "diff_full", "switch_results", "baseline_dir", "workers"))
 
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
@@ -65,39 +70,64 @@ class ActionModule(ActionBase):
                         % (", ".join(known), outputs))
         scratch = self._task.check_mode and bool(args.get("check_copy"))
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
-        changed, diffs = [], []
         full = bool(args.get("diff_full"))
-        records, recorded, plan_out = [], 0, None
+        try:
+            processes = int(args.get("workers") or 0)
+        except (TypeError, ValueError):
+            return dict(result, failed=True, msg="workers: a whole number, got %r"
+                        % args.get("workers"))
+        plan_out = None
+        where = (root, files_dir, scratch, full)
         try:
             with plan_utils.gc_paused():
-                files = {}
                 leaves = plan_targets.leaf_prefixes(plan) if "anta" in outputs else None
-                for name in switches:
-                    files.update(render.render_switch(plan["devices"][name], outputs))
-                    if "anta" in outputs:
-                        files.update(render.render_anta(plan["devices"][name], plan, leaves))
-                if "configs" in outputs:
-                    records, recorded = _switch_changes(plan, switches, files, base)
-                if "hosts" in outputs:
-                    for name in hosts:
-                        files.update(render.render_host(plan["devices"][name]))
-                if "fabric" in outputs:
-                    files.update(render.render_report(plan, files))
-                    switch_results = args.get("switch_results")
-                    if switch_results is None:   # what this run's switch renders kept
-                        switch_results = plan_store.load_changes()
-                    plan_out = self._change_plan(plan, switch_results, base, task_vars or {})
-                    if _worth_writing(plan_out):
-                        files["fabric/changes.md"] = change_plan.markdown(
-                            plan_out, plan["summary"].get("name", "fabric"))
-                self._write(files, root, files_dir, scratch, changed, diffs, full)
-        except errors.RoceInputError as exc:     # a path that would leave output_dir
+
+                def part(devices):
+                    return self._render_part(plan, devices, outputs, leaves, base, where)
+
+                def report(configs, own=None):
+                    return self._render_fabric(plan, configs, own, base, where,
+                                               task_vars or {})
+
+                # switches only where a switch output is asked for (the report task's devices
+                # are every host of the play: it renders no switch file)
+                devices = ((switches if set(outputs) & set(render.OUTPUTS) else [])
+                           + (hosts if "hosts" in outputs else []))
+                # Parts of the switches and hosts in forked processes of this one (the plan
+                # is shared, not loaded again; a small fabric renders here, in one). The fabric
+                # report is a part of its own beside the hosts; after the switches when this
+                # task renders both (it reads their configs). One process more than CPUs then:
+                # the report takes about half a host part.
+                procs = fork_map.workers(processes, len(devices), MIN_DEVICES_PER_PROCESS)
+                beside = "fabric" in outputs and procs > 1 and not (
+                    set(outputs) & set(render.OUTPUTS))
+                jobs = [functools.partial(part, p) for p in fork_map.split(devices, procs)]
+                if beside:
+                    jobs.append(functools.partial(report, {}))
+                parts = fork_map.fork_run(jobs)
+                if "fabric" in outputs and not beside:
+                    # the switches this task rendered are in this run's change plan too
+                    own = {"rendered_switches": [d for d in devices
+                                                 if plan["devices"][d]["kind"] == "switch"],
+                           "changes": [r for p in parts for r in p["records"]],
+                           "recorded": sum(p["recorded"] for p in parts)}
+                    parts.append(report(dict(kv for p in parts for kv in p["configs"].items()),
+                                        own if "configs" in outputs else None))
+                changed = [rel for p in parts for rel in p["changed"]]
+                diffs = [d for p in parts for d in p["diffs"]]     # (path, diff) pairs
+                records = [r for p in parts for r in p.get("records", ())]
+                recorded = sum(p.get("recorded", 0) for p in parts)
+                plan_out = parts[-1]["change_plan"] if "fabric" in outputs else None
+        except (errors.RoceInputError, fork_map.WorkerError) as exc:
+            # a path that would leave output_dir, or a render process lost
             return dict(result, failed=True, msg="roce.fabric.render: %s; nothing more written"
                         % exc)
+        changed.sort()
+        diffs = [d for _rel, d in sorted(diffs, key=lambda pair: pair[0])]
         written = 0 if self._task.check_mode else len(changed)
         result.update(changed=bool(changed), rendered=len(switches),
                       rendered_hosts=len(hosts) if "hosts" in outputs else 0,
-                      changed_files=changed,
+                      changed_files=changed, changed_count=len(changed),
                       output_dir=root, files_dir=files_dir, written=written,
                       baseline_dir=base)
         if "configs" in outputs:
@@ -143,7 +173,56 @@ class ActionModule(ActionBase):
         return change_plan.change_plan(list(records.values()), outside, plan, limit,
                                        dict(groups), tags, baseline)
 
-    def _write(self, files, root, files_dir, scratch, changed, diffs, full=False):
+    def _render_fabric(self, plan, configs, own, base, where, task_vars):
+        """Render and write the fabric report and the change plan; ``configs``: the switch
+        configs this task rendered ({path: text}); ``own``: its switch result, None if it
+        renders no config. {changed, diffs, change_plan}."""
+        files = render.render_report(plan, configs)
+        switch_results = self._task.args.get("switch_results")
+        if switch_results is None:   # what this run's switch renders kept
+            switch_results = plan_store.load_changes()
+        if own is not None:
+            switch_results = list(switch_results) + [own]
+        plan_out = self._change_plan(plan, switch_results, base, task_vars)
+        if _worth_writing(plan_out):
+            files["fabric/changes.md"] = change_plan.markdown(
+                plan_out, plan["summary"].get("name", "fabric"))
+        changed, diffs = [], []
+        self._write(files, where, changed, diffs)
+        return {"changed": changed, "diffs": diffs, "change_plan": plan_out}
+
+    def _render_part(self, plan, devices, outputs, leaves, base, where):
+        """Render and write ``devices`` (switches and hosts of the plan): {changed: [path],
+        diffs: [(path, diff)], records, recorded: the change records of its switches and how
+        many the deployed-state record holds, configs: its switch configs (for the fabric
+        report, when this task renders it)}."""
+        files = {}
+        switches = []
+        for name in devices:
+            device = plan["devices"][name]
+            if device["kind"] == "host":
+                files.update(render.render_host(device))
+                continue
+            switches.append(name)
+            files.update(render.render_switch(device, outputs))
+            if "anta" in outputs:
+                files.update(render.render_anta(device, plan, leaves))
+        records, recorded = [], 0
+        if "configs" in outputs:
+            records, recorded = _switch_changes(plan, switches, files, base)
+        configs = {}
+        if "fabric" in outputs:     # the deviation report reads them instead of rendering again
+            configs = dict((p, files[p]) for name in switches
+                           for p in change_plan.config_paths(plan["devices"][name]) if p in files)
+        changed, diffs = [], []
+        self._write(files, where, changed, diffs)
+        return {"changed": changed, "diffs": diffs, "records": records, "recorded": recorded,
+                "configs": configs}
+
+    def _write(self, files, where, changed, diffs):
+        """Write ``files`` under ``where`` = (root, files_dir, scratch, full); append each
+        changed path to ``changed`` and (path, its diff) to ``diffs``."""
+        root, files_dir, scratch, full = where
         # the roots resolved once and each directory made once: 100,000+ files at scale
         real_root, real_files_dir = os.path.realpath(root), os.path.realpath(files_dir)
         made = set()
@@ -161,10 +240,9 @@ class ActionModule(ActionBase):
             changed.append(rel)
             if self._task.diff:
                 # every changed line (a long diff summarised per table/section, never cut)
-                diffs.append({"prepared": file_diff.file_diff(rel, old, text, full)})
+                diffs.append((rel, {"prepared": file_diff.file_diff(rel, old, text, full)}))
             if not self._task.check_mode:
                 _write(path, text, made)
-
 
 def _read(path):
     if not os.path.exists(path):

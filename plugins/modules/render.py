@@ -78,6 +78,14 @@ options:
         full and the other files (docs, structured intent, report, pictures) one line each.
     type: bool
     default: false
+  workers:
+    description:
+      - Processes that render the switches and hosts of this task, each a fork of the action's
+        process sharing the loaded plan. V(0) - one per CPU the controller lets this process
+        use, at most 8, and one per 500 devices at least (a small fabric renders in one
+        process). The files are the same for any value.
+    type: int
+    default: 0
   switch_results:
     description:
       - With V(fabric) in O(outputs), the results of this run's switch renders the change plan
@@ -137,6 +145,12 @@ changed_files:
   returned: success
   type: list
   elements: str
+changed_count:
+  description:
+    - How many paths changed (the length of RV(changed_files); a message templating it reads
+      one number, not a list of 100,000 paths).
+  returned: success
+  type: int
 output_dir:
   description: Absolute output root.
   returned: success
