@@ -77,8 +77,11 @@ def fork_run(jobs):
             _child(job, write_fd)
         os.close(write_fd)
         children.append((pid, read_fd))
+    results = []
     try:
-        results = [("ok", jobs[0]())]
+        results.append(("ok", jobs[0]()))
+    except Exception as exc:    # pylint: disable=broad-except  # raised below, children reaped
+        results.append(("error", exc))
     finally:
         results += [_collect(pid, read_fd) for pid, read_fd in children]
     out = []

@@ -63,3 +63,12 @@ def test_workers_follow_the_cpus_and_the_items():
     assert fork_map.workers(0, items=10, min_items=5) <= 2      # automatic: per min_items
     assert fork_map.workers(0, items=3, min_items=5) == 1
     assert 1 <= fork_map.workers(0, items=10 ** 6) <= fork_map.MAX_WORKERS
+
+
+def test_an_error_here_waits_for_the_children_first():
+    def here():
+        raise ValueError("first part")
+    with pytest.raises(ValueError, match="first part"):
+        fork_map.fork_run([here, lambda: 1, lambda: 2])
+    with pytest.raises(ChildProcessError):      # every child reaped: none left to wait for
+        os.wait()
