@@ -244,6 +244,7 @@ class ActionModule(ActionBase):
             if not self._task.check_mode:
                 _write(path, text, made)
 
+
 def _read(path):
     if not os.path.exists(path):
         return None

@@ -66,8 +66,8 @@ def test_processes_write_what_one_process_writes(tmp_path):
     results = json.loads((tmp_path / "results.json").read_text())
     for kind in ("everything", "report"):
         one, three = results[kind]
-        assert len(_tree(str(tmp_path / ("%s-1" % ("all" if kind == "everything"
-                                                     else kind))))) > 20
+        folder = "all-1" if kind == "everything" else "report-1"
+        assert len(_tree(str(tmp_path / folder))) > 20
         for key in ("changed_files", "changed_count", "rendered", "rendered_hosts", "changes",
                     "recorded"):
             assert one.get(key) == three.get(key), (kind, key)
