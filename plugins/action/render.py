@@ -71,11 +71,13 @@ class ActionModule(ActionBase):
         scratch = self._task.check_mode and bool(args.get("check_copy"))
         files_dir = os.path.join(root, CHECK_DIR) if scratch else root
         full = bool(args.get("diff_full"))
-        try:
-            processes = int(args.get("workers") or 0)
-        except (TypeError, ValueError):
-            return dict(result, failed=True, msg="workers: a whole number, got %r"
-                        % args.get("workers"))
+        processes = args.get("workers") or 0
+        if isinstance(processes, str) and processes.strip().isdigit():
+            processes = int(processes)      # templated task arguments arrive as text
+        if isinstance(processes, bool) or not isinstance(processes, int) or processes < 0:
+            return dict(result, failed=True, msg="roce.fabric.render: workers = %r is not valid:"
+                        " a whole number of processes, 0 or more (0: one per CPU)"
+                        % (args.get("workers"),))
         plan_out = None
         where = (root, files_dir, scratch, full)
         try:

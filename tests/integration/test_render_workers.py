@@ -76,3 +76,24 @@ def test_processes_write_what_one_process_writes(tmp_path):
     # deployed-state record here, so it is the same text)
     assert _same(str(tmp_path / "all-1"), str(tmp_path / "all-3")) == []
     assert _same(str(tmp_path / "report-1"), str(tmp_path / "report-3")) == []
+
+
+def test_a_bad_worker_count_is_refused_in_one_line_before_anything_is_written(tmp_path):
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".collections"),
+               ANSIBLE_NOCOLOR="1")
+    for bad in ("-1", "two", "1\\n../x"):
+        book = tmp_path / "bad.yml"
+        book.write_text(PLAYBOOK.split("    - roce.fabric.render:")[0] + (
+            "    - roce.fabric.render:\n"
+            "        plan_file: \"{{ plan_result.plan_file }}\"\n"
+            "        devices: \"{{ ansible_play_hosts }}\"\n"
+            "        output_dir: \"{{ out }}/bad\"\n"
+            "        workers: \"%s\"\n"
+            "      run_once: true\n" % bad))
+        done = subprocess.run([os.path.join(BIN, "ansible-playbook"), str(book), "-e",
+                               "out=%s" % tmp_path], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert done.returncode != 0
+        assert "workers = " in done.stdout and "is not valid" in done.stdout
+        assert "Traceback" not in done.stdout + done.stderr
+        assert not (tmp_path / "bad").exists()
