@@ -83,7 +83,7 @@ def test_a_bad_worker_count_is_refused_in_one_line_before_anything_is_written(tm
                ANSIBLE_NOCOLOR="1")
     for bad in ("-1", "two", "1\\n../x"):
         book = tmp_path / "bad.yml"
-        book.write_text(PLAYBOOK.split("    - roce.fabric.render:")[0] + (
+        book.write_text(PLAYBOOK.split("    - roce.fabric.render:", 1)[0] + (
             "    - roce.fabric.render:\n"
             "        plan_file: \"{{ plan_result.plan_file }}\"\n"
             "        devices: \"{{ ansible_play_hosts }}\"\n"
