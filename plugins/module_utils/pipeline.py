@@ -14,6 +14,7 @@ __metaclass__ = type
 
 from typing import Any, Dict
 
+from ansible_collections.roce.fabric.plugins.module_utils.checks import failure_budget
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
 from ansible_collections.roce.fabric.plugins.module_utils.plan import build, summary
 from ansible_collections.roce.fabric.plugins.module_utils.plan.summary import format_report
@@ -23,10 +24,12 @@ __all__ = ["build_plan", "format_report"]
 
 
 def build_plan(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Plan:
-    """Plan the whole fabric. Returns {devices, violations, summary}; raises RoceInputError
+    """Plan the whole fabric. Returns {devices, violations, failures, summary}; raises RoceInputError
     (naming host, field, value and what is allowed) on invalid inventory."""
     with build.gc_paused():
         fab, devices = build.build_intent(groups, hostvars)
         violations = checks.run_all(fab, devices)
-    return {"devices": devices, "violations": violations,
+        # the failure what-if (fabric/failures.json); the failure-budget rule's, if it ran
+        failures = failure_budget.report(fab, devices)
+    return {"devices": devices, "violations": violations, "failures": failures,
             "summary": summary.summary(fab, violations, len(checks.RULE_IDS))}

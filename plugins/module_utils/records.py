@@ -275,5 +275,6 @@ Summary = TypedDict("Summary", {
 Plan = TypedDict("Plan", {
     "devices": Dict[str, Device],
     "violations": List[Finding],
+    "failures": Dict[str, Any],            # checks/failure_budget.py report(): the what-if
     "summary": Summary,
 })

@@ -49,7 +49,7 @@ def _scheme(asns_by_group: List[List[int]]) -> Optional[str]:
     return None
 
 
-def _homogeneous(fab: Fabric, topo: routing.Topology) -> Optional[Tuple[int, bool]]:
+def homogeneous(fab: Fabric, topo: routing.Topology) -> Optional[Tuple[int, bool]]:
     """Two tiers, every plane alike: every leaf on every spine of its plane with the same
     multiplicity, spine ASNs per one scheme, leaf ASNs distinct and unused by spines: then all
     leaf-spine links are equivalent. Returns (multiplicity, shared) or None."""
@@ -77,7 +77,7 @@ def _homogeneous(fab: Fabric, topo: routing.Topology) -> Optional[Tuple[int, boo
     return mults.pop(), schemes.pop() == "shared"
 
 
-def _homogeneous3(fab: Fabric, topo: routing.Topology) -> Optional[Dict[str, Any]]:
+def homogeneous3(fab: Fabric, topo: routing.Topology) -> Optional[Dict[str, Any]]:
     """Three tiers, every plane alike: pods of equal size, every leaf on every spine of its pod
     with one multiplicity, spine j of every pod on exactly super-spine group j with one
     multiplicity, and per tier one ASN scheme (leaves unique; spines shared per pod or unique;
@@ -222,7 +222,7 @@ def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
     distinct adjacency of the full fabric is failed in turn."""
     priority = ",".join(str(p) for p in fab.settings["qos"]["lossless_priorities"])
     topo = topology(fab, devices)
-    homo = _homogeneous(fab, topo) if fab.tiers == 2 else _homogeneous3(fab, topo)
+    homo = homogeneous(fab, topo) if fab.tiers == 2 else homogeneous3(fab, topo)
     ports = _PortsOf(fab) if homo else _ports(fab)
     if homo and fab.tiers == 2:
         mult = cast("Tuple[int, bool]", homo)[0]      # two tiers: (multiplicity, shared)
@@ -234,7 +234,7 @@ def check_deadlock(fab: Fabric, devices: Dict[str, Device]) -> List[Finding]:
         scope = ("representative sub-fabric (%d leaves, %d spines, %d link(s) per pair; the "
                  "same holds for every leaf-spine link)" % (n_leaves, n_spines, mult))
     elif homo:
-        shape = cast("Dict[str, Any]", homo)        # three tiers: _homogeneous3's shape
+        shape = cast("Dict[str, Any]", homo)        # three tiers: homogeneous3's shape
         work, n = reduced_topology3(fab, topo, shape)
         pod = fab.pods[0]
         spine = pod["spines"][0]

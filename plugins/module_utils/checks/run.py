@@ -16,19 +16,19 @@ from typing import Dict, List
 
 # The rule modules register their rules on import.
 from ansible_collections.roce.fabric.plugins.module_utils.checks import (  # noqa: F401
-    bgp, buffer, deadlock, ecmp, links, qos, tiers, waste)
+    bgp, buffer, deadlock, ecmp, failure_budget, links, qos, tiers, waste)
 from ansible_collections.roce.fabric.plugins.module_utils.checks.registry import RULES
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fabric
 from ansible_collections.roce.fabric.plugins.module_utils.records import Device, Finding
 
-RULE_MODULES = (bgp, buffer, deadlock, ecmp, links, qos, tiers, waste)
+RULE_MODULES = (bgp, buffer, deadlock, ecmp, failure_budget, links, qos, tiers, waste)
 
 # The order rules run and verdicts are listed in (and the docs table's).
 RULE_IDS = ("ecn-before-pfc", "xon-below-xoff", "headroom-covers-flight", "buffer-budget",
             "pfc-match", "lossless-class-match", "lossless-only-roce", "cnp-strict-lossy",
             "mtu-chain", "pfc-watchdog", "mtu-path",
             "oversubscription", "ecmp-width", "ecmp-efficiency", "hash-entropy",
-            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock",
+            "hash-polarization", "ecn-before-pfc-incast", "pfc-deadlock", "failure-budget",
             "headroom-waste", "bgp-timers", "bgp-route-limit", "bgp-aggregate")
 if set(RULE_IDS) != set(RULES):
     raise ImportError("checks/run.py RULE_IDS and the registered rules differ: %s"

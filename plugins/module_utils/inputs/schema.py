@@ -248,6 +248,18 @@ FABRIC = _obj({
     "max_oversubscription": _num(1, 64, "leaf tier: host Gb/s over uplink Gb/s", ":1", 1.0),
     "max_oversubscription_above_pod": _num(1, 64, "spine tier: leaf Gb/s over super-spine "
                                            "Gb/s", ":1", 1.0),
+    # the what-if sweep's target (checks/failure_budget.py): the sweep proves k <= 2 per
+    # class (pods and planes k = 1), so a larger budget is refused at the gate
+    "failure_budget": _obj(dict(
+        [(key, _int(0, 1 if key in ("pods", "planes") else 2, "%s the fabric must survive "
+                    "failing at once, losslessly and within failure_budget.oversubscription"
+                    % what, default=0))
+         for key, what in (("links", "fabric links"), ("leaves", "leaves"),
+                           ("spines", "spines"), ("superspines", "super-spines"),
+                           ("pods", "pods (three tiers)"), ("planes", "planes"))] +
+        [("oversubscription", _num(1, 64, "the worst leaf's host Gb/s over surviving uplink "
+                                   "Gb/s allowed with the budgeted failures", ":1", 1.0))]),
+        "failures the fabric must survive (rule failure-budget; fabric/failures.md)"),
     "host": _obj({
         "sysctls": _map({"type": "string", "pattern": names.pattern("sysctl"),
                          "x-grammar": "sysctl", "description": "a sysctl name"},

@@ -92,6 +92,9 @@ SEEDS = {
         hv, "spine2", kmin_bytes=int(_incast_bound(p["devices"]["spine2"])) + 1000,
         kmax_bytes=int(_incast_bound(p["devices"]["spine2"])) + 400000),
         {("spine2", "Ethernet1/1")}),
+    # the example's leaves have 2 spines at 1:1: with spine1 down a leaf is at 2:1
+    "failure-budget": (lambda g, hv, p: _fabric(hv).update(failure_budget={"spines": 1}),
+                       {("spine1", "spines")}),
     # leaf pair 1's uplinks at 100 m (one group line) fall into the SN5600 table's 300 m row
     "headroom-waste": (lambda g, hv, p: [hv[leaf].update(roce_uplink_overrides={"cable_m": 100})
                                          for leaf in ("leaf1a", "leaf1b")],
