@@ -20,7 +20,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.plan import summary as
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Finding, HostIntent, Plan, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import (
-    deviations, doc, rollout, svg)
+    deviations, doc, failures, rollout, svg)
 
 TIER = {"superspine": 0, "spine": 1, "leaf": 2}
 CABLING_FIELDS = ("device", "port", "peer", "peer_port", "speed_gbps", "cable_m", "media",
@@ -204,6 +204,7 @@ def render_report(plan: Plan, rendered: Optional[Mapping[str, str]] = None) -> D
              "fabric/deviations.md": deviations.deviations_md(plan, _switches(plan), rendered),
              "fabric/topology.svg": svg.topology(plan)}
     files.update(rollout.rollout_files(plan))      # the rollout waves (plan/rollout.py)
+    files.update(failures.failure_files(plan))     # the failure what-if (checks/failures.py)
     for key, devs in pictures.items():
         files["fabric/buffer-%s.svg" % key] = svg.buffer(devs, key)
     return files

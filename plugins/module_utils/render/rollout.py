@@ -54,8 +54,8 @@ def rollout_md(computed: Sequence[Tuple[int, str, List[str]]],
     out = ["# Rollout waves", "",
            "%d switches in %d waves (largest: %d switches), in roll order; each wave is "
            "drained, changed and verified before the next, and a roll stops at the first "
-           "failure. The same waves are in rollout.json (`waves`), which a roll reads. Not yet "
-           "executed by site.yml (docs/deploy.md, Rollout waves)."
+           "failure. The same waves are in rollout.json (`waves`), which site.yml's roll reads "
+           "(docs/deploy.md, Rollout waves)."
            % (switches, len(computed), largest), "",
            "| wave | plane | tier | switches | why | what stays up |", "|---|---|---|---|---|---|"]
     for (_plane, _tier, names), item in zip(computed, info):
