@@ -3,14 +3,14 @@ core (the process pins itself to one CPU where the OS allows).
 
 Prints per fabric: GPUs, tiers, planes, switches, links; CPU seconds (on one core, what the
 wall clock shows on an idle machine; other processes do not count) for plan + checks (fabric
-model, lossless math, every rule), then for each switch output alone over every switch: configs
-(SONiC config_db + FRR, EOS CLI), structured (intent YAML), docs (device documents), anta (the
-EOS switches' ANTA catalogs, the plan's leaf prefixes indexed once as the render action does);
-total (plan + every output); the whole process (interpreter start to exit, inventory generation
-included: its CPU seconds, and wall clock); rendered MB and peak RSS. The default run writes
-these four outputs (ANTA where the platform has one). Not a timed test: run `make benchmark`
-and compare the figures across changes. Each size runs in a fresh process so peak RSS belongs
-to that size alone.
+model, lossless math, every rule, the failure what-if; the sweep's own share in brackets), then
+for each switch output alone over every switch: configs (SONiC config_db + FRR, EOS CLI),
+structured (intent YAML), docs (device documents), anta (the EOS switches' ANTA catalogs, the
+plan's leaf prefixes indexed once as the render action does); total (plan + every output); the
+whole process (interpreter start to exit, inventory generation included: its CPU seconds, and
+wall clock); rendered MB and peak RSS. The default run writes these four outputs (ANTA where
+the platform has one). Not a timed test: run `make benchmark` and compare the figures across
+changes. Each size runs in a fresh process so peak RSS belongs to that size alone.
 benchmarks/bench_pyavd.py compares the time per switch with pyavd's pipeline.
 
 Fabric (plugins/module_utils/design/generate.py): radix-64 switches (64 x 400G, Tomahawk 5
@@ -50,7 +50,8 @@ def run_one(spec):
     groups, hostvars = generate.clos(gpus, radix, planes, platforms="alternate")[:2]
     clock = time.process_time        # CPU time: what other processes do does not count
     start = clock()
-    result = pipeline.build_plan(groups, hostvars)
+    stages = {}
+    result = pipeline.build_plan(groups, hostvars, stages)
     seconds = {"plan": clock() - start}
     switches = [d for d in result["devices"].values() if d["kind"] == "switch"]
     size = 0
@@ -69,14 +70,15 @@ def run_one(spec):
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(json.dumps({"gpus": gpus, "radix": radix, "planes": planes, "tiers": s["tiers"],
                       "switches": len(switches), "hosts": s["hosts"], "links": s["links"],
-                      "errors": s["errors"], "seconds": seconds, "rendered_mb": size / 1e6,
+                      "errors": s["errors"], "seconds": seconds, "stages": stages, "rendered_mb": size / 1e6,
                       "rss_mb": rss}))
 
 
 def main(specs):
-    print("%8s %5s %6s %8s %8s %7s %8s %10s %6s %6s %7s %9s %8s %6s %8s" % (
-        "GPUs", "tiers", "planes", "switches", "links", "plan s", "configs s", "structured s",
-        "docs s", "anta s", "total s", "process s", "(wall s)", "MB", "peak MB"))
+    print("%8s %5s %6s %8s %8s %7s %9s %8s %10s %6s %6s %7s %9s %8s %6s %8s" % (
+        "GPUs", "tiers", "planes", "switches", "links", "plan s", "(sweep s)", "configs s",
+        "structured s", "docs s", "anta s", "total s", "process s", "(wall s)", "MB",
+        "peak MB"))
     for spec in specs:
         start = time.perf_counter()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -87,10 +89,11 @@ def main(specs):
         cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         r = json.loads(out.strip().splitlines()[-1])
         t = r["seconds"]
-        print("%8d %5d %6d %8d %8d %7.2f %9.2f %12.2f %6.2f %6.2f %7.2f %9.2f %8.2f %6.0f %8.0f" % (
-            r["gpus"], r["tiers"], r["planes"], r["switches"], r["links"], t["plan"],
-            t["configs"], t["structured"], t["docs"], t["anta"], sum(t.values()), cpu, process,
-            r["rendered_mb"], r["rss_mb"]))
+        print("%8d %5d %6d %8d %8d %7.2f %9.2f %9.2f %12.2f %6.2f %6.2f %7.2f %9.2f %8.2f "
+              "%6.0f %8.0f" % (
+                  r["gpus"], r["tiers"], r["planes"], r["switches"], r["links"], t["plan"],
+                  r["stages"]["failures"], t["configs"], t["structured"], t["docs"], t["anta"],
+                  sum(t.values()), cpu, process, r["rendered_mb"], r["rss_mb"]))
         if r["errors"]:
             print("%8s %d plan errors" % ("", r["errors"]))
 

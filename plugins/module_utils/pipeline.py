@@ -12,7 +12,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict
+import time
+from typing import Any, Dict, Optional
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks import failure_budget
 from ansible_collections.roce.fabric.plugins.module_utils.checks import run as checks
@@ -23,13 +24,22 @@ from ansible_collections.roce.fabric.plugins.module_utils.records import Plan
 __all__ = ["build_plan", "format_report"]
 
 
-def build_plan(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]]) -> Plan:
-    """Plan the whole fabric. Returns {devices, violations, failures, summary}; raises RoceInputError
-    (naming host, field, value and what is allowed) on invalid inventory."""
+def build_plan(groups: Dict[str, Any], hostvars: Dict[str, Dict[str, Any]],
+               timings: Optional[Dict[str, float]] = None) -> Plan:
+    """Plan the whole fabric. Returns {devices, violations, failures, summary}; raises
+    RoceInputError (naming host, field, value and what is allowed) on invalid inventory.
+    ``timings``, if given, receives the CPU seconds of each stage (benchmarks/bench_plan.py)."""
+    clock = time.process_time
+    start = clock()
     with build.gc_paused():
         fab, devices = build.build_intent(groups, hostvars)
+        intent = clock()
         violations = checks.run_all(fab, devices)
+        checked = clock()
         # the failure what-if (fabric/failures.json); the failure-budget rule's, if it ran
         failures = failure_budget.report(fab, devices)
+    if timings is not None:
+        timings.update(intent=intent - start, checks=checked - intent,
+                       failures=clock() - checked)
     return {"devices": devices, "violations": violations, "failures": failures,
             "summary": summary.summary(fab, violations, len(checks.RULE_IDS))}

@@ -179,7 +179,7 @@ class Sweep:
         sw = self.leaves.get(leaf or "")
         flows = sw.down_n * self.qps if sw else 0
         if sw and width >= 1 and 1 <= flows <= 4096 and width <= 4096:
-            bins = ecmp.balls_into_bins(flows, width)
+            bins = ecmp.balls_into_bins(flows, width, exact=False)
             out.update({"flows": flows, "expected_max_load": round(bins["expected_max_load"], 3),
                         "efficiency": round(bins["efficiency"], 3)})
         return out
