@@ -44,7 +44,7 @@ def report(fab: Fabric, devices: Dict[str, Device]) -> Dict[str, Any]:
     budget = dict(fab.settings["failure_budget"])
     out = {"scope": sweep.routing.scope, "budget": budget,
            "verdict": verdict(sweep, rows, float(budget["oversubscription"])),
-           "scenarios": rows, "cycles": _cycles(sweep)}
+           "scenarios": rows, "cycles": _cycles(rows)}
     del _LAST[:]
     _LAST.append((devices, out))
     return out
@@ -132,14 +132,17 @@ def _n_plus_k(sweep: Sweep, ratio: float, above: float) -> Dict[str, Any]:
     return out
 
 
-def _cycles(sweep: Sweep) -> List[Dict[str, Any]]:
-    """The cycles the sweep found, once per orbit, through real names of the analysed
-    topology (the representative sub-fabric's when the fabric is symmetric)."""
-    out = []
-    for key, routes in sorted(sweep._routes.items(), key=lambda kv: str(kv[0])):
-        if routes is not None and routes["cycle"]:
-            out.append({"scenario": "%s k=%d %s" % key[:3],
-                        "cycle": [list(n) for n in routes["cycle"]]})
+def _cycles(rows: List[Scenario]) -> List[Dict[str, Any]]:
+    """The cycles the sweep found, once per orbit: the scenario's failed names and the cycle
+    through the analysed topology (the representative sub-fabric's switches when the fabric is
+    symmetric)."""
+    out, seen = [], set()
+    for r in rows:
+        key = (r["class"], r["k"], r["orbit"])
+        if r["routing"] and r["routing"].get("cycle") and key not in seen:
+            seen.add(key)
+            out.append({"class": r["class"], "k": r["k"], "orbit": r["orbit"],
+                        "failed": r["failed"], "cycle": r["routing"]["cycle"]})
     return out
 
 

@@ -241,7 +241,8 @@ def pause_radius(edges: routing.Edges, leaves: Sequence[str]) -> int:
             if not indeg[s]:
                 ready.append(s)
     ends = set(leaves)
-    return 1 + max([d for (router, _frm), d in longest.items() if router in ends] + [0])
+    into = [d for (router, _frm), d in longest.items() if router in ends]
+    return 1 + max(into) if into else 0       # no traffic between leaves: nothing to pause
 
 
 def _worse(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:

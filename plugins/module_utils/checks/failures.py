@@ -164,6 +164,8 @@ class Sweep:
             (key, routes[key]) for key in ("unreachable_pairs", "pause_radius_hops"))
         if routes is not None:
             row["routing"]["deadlock"] = routes["cycle"] is not None
+            if routes["cycle"]:      # (switch, neighbour it came from) of the analysed topology
+                row["routing"]["cycle"] = [list(n) for n in routes["cycle"]]
         return row
 
     def _survivor(self, dead: set) -> Tuple[float, Optional[str]]:

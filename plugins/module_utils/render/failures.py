@@ -119,9 +119,12 @@ def failures_md(got: Dict[str, Any]) -> str:
             r["hosts_isolated"]))
     if got["cycles"]:
         out += ["", "## Cyclic buffer dependencies", ""]
-        out += ["- %s: %s" % (c["scenario"], " -> ".join("%s (from %s)" % (n[0], n[1] or "hosts")
-                                                         for n in c["cycle"]))
-                for c in got["cycles"]]
+        out += ["Each cycle is a ring of ingress buffers (switch, from the neighbour) that wait "
+                "on each other for the lossless priority: PFC can deadlock there.", ""]
+        out += ["- %s k=%d, %s (%s): %s" % (
+            c["class"], c["k"], c["orbit"], _names(c["failed"]),
+            " -> ".join("%s (in from %s)" % (n[0], n[1] or "hosts")
+                        for n in c["cycle"] + c["cycle"][:1])) for c in got["cycles"]]
     return "\n".join(out) + "\n"
 
 

@@ -151,3 +151,22 @@ def test_three_tiers_and_planes_from_the_generator():
     assert len(_rows(p, "plane", 1)) == 2 and len(_rows(p, "pod", 1)) >= 2
     base = _rows(p, "none")[0]
     assert base["routing"]["pause_radius_hops"] == 4       # leaf-spine-super-spine-spine-leaf
+
+
+def test_the_published_bounce_deadlock_needs_both_parallel_links_down(small_clos):
+    # Hu et al. HotNets'16 / Tagger: one ASN per spine; 2 links per leaf-spine pair absorb a
+    # single failure (pfc-deadlock passes). With both of leaf1a's links to spine1 down, spine1
+    # accepts leaf1a's prefix through leaf1b (its path carries no spine1 ASN) and sends it down
+    # to leaf1b, which - still on its old FIB in the transient - sends it back up to spine1:
+    # spine1's ingress from leaf1b waits on leaf1b's ingress from spine1 and back.
+    p = plan.build_plan(*small_clos(spines=2, pairs=1, hosts=2, nics=2, links_per_leaf_spine=2,
+                                    asn={"spine_scheme": "unique", "leaf_first": 65201}))
+    assert p["summary"]["errors"] == 0, p["violations"]
+    assert all(not r["routing"]["deadlock"] for r in _rows(p, "link", 1))
+    both = _orbit(p, "link", 2, "two parallel links of one pair")
+    assert both["routing"]["deadlock"] and both["routing"]["pause_radius_hops"] is None
+    assert sorted(map(tuple, both["routing"]["cycle"])) == [("leaf1b", "spine1"),
+                                                            ("spine1", "leaf1b")]
+    assert [c["orbit"] for c in p["failures"]["cycles"]] == [both["orbit"]]
+    link = p["failures"]["verdict"]["classes"]["link"]
+    assert link["tolerated_lossless"] == 1 and "deadlock" in link["broken_lossless"]["why"]
