@@ -170,3 +170,30 @@ def test_the_published_bounce_deadlock_needs_both_parallel_links_down(small_clos
     assert [c["orbit"] for c in p["failures"]["cycles"]] == [both["orbit"]]
     link = p["failures"]["verdict"]["classes"]["link"]
     assert link["tolerated_lossless"] == 1 and "deadlock" in link["broken_lossless"]["why"]
+
+
+def test_the_examples_spine_scenarios_agree_with_its_cabling_plan():
+    # Read back from the rendered golden report, not the plan: for each spine of
+    # fabric/failures.json, the worst leaf of fabric/cabling.csv after that spine's cables go
+    import csv
+    import json
+    import os
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "golden", "example",
+                        "fabric")
+    with open(os.path.join(root, "cabling.csv")) as handle:
+        cables = [row for row in csv.DictReader(handle) if row["state"] == "up"]
+    with open(os.path.join(root, "failures.json")) as handle:
+        rows = json.load(handle)["scenarios"]
+    leaves = set(c["device"] for c in cables if c["device"].startswith("leaf"))
+    spines = set(c["peer"] for c in cables if c["peer"].startswith("spine"))  # one row a cable
+    hosts = dict((leaf, sum(int(c["speed_gbps"]) for c in cables if c["device"] == leaf and
+                            c["peer"].startswith("gpu"))) for leaf in leaves)
+
+    def up(leaf, without):
+        return sum(int(c["speed_gbps"]) for c in cables if c["device"] == leaf and
+                   c["peer"] in spines and c["peer"] != without)
+    spine_rows = [r for r in rows if r["class"] == "spine" and r["k"] == 1]
+    assert sorted(r["failed"][0] for r in spine_rows) == sorted(spines)
+    for r in spine_rows:
+        worst = max(hosts[leaf] / float(up(leaf, r["failed"][0])) for leaf in leaves)
+        assert r["oversubscription"] == pytest.approx(worst, abs=0.0005), r["failed"]
