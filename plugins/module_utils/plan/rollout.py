@@ -17,6 +17,9 @@ fewest it can greedily within them):
   one uplink may go: a fat-tree spine with one super-spine is cut off above while that one is
   out (rollout.md: "keeps at least 0 of its 1"), and its pod reaches the others through its
   other spines, which the tier-share rule keeps up.
+  With ``roce_fabric.failure_budget.spines`` (``.superspines``) set, at most that many of a
+  leaf's spines (a spine's super-spines) are in one wave: the failures the plan's what-if proved
+  each survives losslessly (rule failure-budget), the budget being what the waves may take out.
 - **tier share**: at most max(1, floor(n/4)) of a plane's n spines (or super-spines) are in one
   wave. This adds to the brief of issue 29: in a fat-tree whose spines each have one
   super-spine (u = 1), the uplinks rule alone would let every super-spine of a plane go at once
@@ -54,7 +57,9 @@ UPLINK = {"leaf": "spine", "spine": "superspine"}
 SHARE = 4          # at most a quarter of anyone's uplink switches, or of a tier, out at once
 RULES = {
     "pair": "never both leaves of a leaf pair in one wave",
-    "uplinks": "at most max(1, floor(u/4)) of a switch's u uplink switches in one wave",
+    "uplinks": "at most max(1, floor(u/4)) of a switch's u uplink switches in one wave, and "
+               "at most roce_fabric.failure_budget.spines (a leaf's) or .superspines (a "
+               "spine's) when set",
     "tier_share": "at most max(1, floor(n/4)) of a plane's n spines or super-spines in one "
                   "wave",
     "plane": "one plane per wave; a plane's waves finish before the next plane's start",
@@ -93,14 +98,22 @@ class _View:
                 self.down.setdefault(upper, []).append(name)
         for a, b in plan["summary"]["pairs"]:
             self.partner[a], self.partner[b] = b, a
+        # the failure budget the plan proved (rule failure-budget): a wave takes out at most
+        # that many of a switch's uplink switches (docs/fabric-and-checks.md, Failure what-if)
+        budget = (plan.get("failures") or {}).get("budget") or {}
+        self.budget = {"spine": int(budget.get("spines") or 0),
+                       "superspine": int(budget.get("superspines") or 0)}
         self.sizes: Dict[Tuple[int, str], int] = {}     # (plane, tier) -> its switches
         for name, role in self.role.items():
             key = (self.plane[name], role)
             self.sizes[key] = self.sizes.get(key, 0) + 1
 
     def cap(self, name: str) -> int:
-        """How many of ``name``'s uplink switches may be in one wave."""
-        return max(1, len(self.up[name]) // SHARE)
+        """How many of ``name``'s uplink switches may be in one wave: a quarter, and no more
+        than the failure budget of their tier when one is set."""
+        quarter = max(1, len(self.up[name]) // SHARE)
+        budget = self.budget.get(UPLINK.get(self.role[name], ""), 0)
+        return min(quarter, budget) if budget else quarter
 
 
 def _pair_order(plan: Plan) -> Dict[str, int]:
@@ -294,8 +307,9 @@ def _uplinks(view: _View, known: Sequence[str], w: int) -> List[Finding]:
         if len(taken) > cap:
             out.append(_finding(
                 "rollout-uplinks", lower, "wave %d" % w, "%d of its %d uplink switches in one "
-                "wave (%s): at most %d, max(1, floor(%d/4))"
-                % (len(taken), u, _few(taken), cap, u),
+                "wave (%s): at most %d, max(1, floor(%d/4))%s"
+                % (len(taken), u, _few(taken), cap, u,
+                   " within the failure budget" if cap < max(1, u // SHARE) else ""),
                 "move %d of them to another wave" % (len(taken) - cap), wave=w, uplinks=u,
                 in_wave=len(taken), allowed=cap, switches=taken))
     return out

@@ -158,3 +158,26 @@ def test_timings_reported_not_asserted(capsys):
             print("\nrollout %d GPUs, %d switches, %d links: waves + check %.3f s"
                   % (gpus, plan["summary"]["spines"] + plan["summary"]["leaves"],
                      plan["summary"]["links"], time.perf_counter() - start))
+
+
+def test_the_failure_budget_is_what_a_wave_takes_out():
+    # Issue 30: with roce_fabric.failure_budget.spines 2 (proved at 1.1:1: two of a leaf's 32
+    # spines down leave 32/30 = 1.067:1), a wave takes at most 2 of a leaf's 32 spines instead
+    # of a quarter (8): 32 / 2 = 16 spine waves per plane (the tier share, 8, does not bind),
+    # then the 2 leaf waves - 18 per plane, 72 in all.
+    groups, hostvars = generate.clos(8192, 64, planes=4)[:2]
+    first = next(h for h, v in hostvars.items() if "roce_fabric" in v)
+    hostvars[first]["roce_fabric"]["failure_budget"] = {"spines": 2, "oversubscription": 1.1}
+    plan = pipeline.build_plan(groups, hostvars)
+    assert not [v for v in plan["violations"] if v["rule"] == "failure-budget"]
+    computed = rollout.waves(plan)
+    assert len(computed) == 72
+    assert [(tier, len(names)) for p, tier, names in computed if p == 0] == \
+        [("spine", 2)] * 16 + [("leaf", 32)] * 2
+    assert rollout.check(plan, _names(computed)) == []
+    # the quarter the unbudgeted roll would take is refused, naming the budget
+    waves = _names(computed)           # plane 0's first two spine waves as one
+    found = rollout.check(plan, [waves[0] + waves[1]] + waves[2:])
+    assert found and all(f["rule"] == "rollout-uplinks" for f in found)
+    assert "4 of its 32 uplink switches" in found[0]["message"]
+    assert "at most 2, max(1, floor(32/4)) within the failure budget" in found[0]["message"]
