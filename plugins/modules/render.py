@@ -28,8 +28,10 @@ description:
   - With V(fabric), writes the fabric report under C(fabric/) - C(README.md), the cabling plan
     (C(cabling.csv), C(cabling.md)), the IP and ASN plan (C(addressing.md)), every rule's verdict
     (C(verdicts.md)), C(topology.svg), one C(buffer-<model>-<platform>-<role>.svg) per switch
-    model and the rollout waves (C(rollout.json), C(rollout.md) - the batches a multi-switch
-    deploy rolls in) - from the whole plan, whatever O(devices) holds.
+    model, the rollout waves (C(rollout.json), C(rollout.md) - the batches a multi-switch
+    deploy rolls in) and the failure what-if (C(failures.json) - every failure scenario with its
+    oversubscription, ECMP, routing, deadlock and ECN figures - and C(failures.md), the verdict
+    per failure class) - from the whole plan, whatever O(devices) holds.
   - Writes only files whose content changes (atomically), so a second run changes nothing.
 options:
   plan:
