@@ -117,10 +117,10 @@ def _two_lowers(s: Sweep, lowers: Dict[str, _Sw], tier: str, spine_tier: bool, o
                         {one.name: (g1, 1), other.name: (max(other.up[up1]), 1)}, spine_tier,
                         route=s.route("link", 2, tier + " shared upper",
                                       links=[(up1, one.name), (up1, other.name)])))
-    apart = [(low, u) for low in lowers.values() if low.name != one.name
-             for u in low.up if u != up1]
+    apart = next(((low, u) for low in lowers.values() if low.name != one.name
+                  for u in low.up if u != up1), None)
     if apart:
-        low, u = apart[0]
+        low, u = apart
         same_pairs = sum(_pairs_of([len(g) for g in sw.up.values()]) + sum(
             len(g) * (len(g) - 1) // 2 for g in sw.up.values()) for sw in lowers.values())
         out.append(_row(s, "link", 2, tier + ", two lower switches, two upper switches",
