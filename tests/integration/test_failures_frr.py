@@ -139,7 +139,7 @@ def _oversubscription(p, cut):
     return round(worst, 3)
 
 
-def _leaf_to_leaf(p, width, avoid=None, sources=LEAVES):
+def _leaf_to_leaf(p, width, avoid=None, sources=tuple(LEAVES)):
     """The routes of ``sources`` to every other leaf's host prefixes: {(src, prefix): gateways}
     of the wrong ones (not ``width`` next hops, or one via switch ``avoid``)."""
     bad, prefixes = {}, _host_prefixes(p)

@@ -77,8 +77,8 @@ def within(row: Scenario, ratio: float, above_pod: float) -> Optional[str]:
         return "leaf %s at %s:1 (limit %g:1)" % (row["worst_leaf"], _ratio(over), ratio)
     spine = row.get("oversubscription_spine")
     if "oversubscription_spine" in row and (spine is None or spine > above_pod + EPS):
-        return "spine %s at %s:1 (planned %g:1)" % (row["worst_spine"], _ratio(spine),
-                                                     above_pod)
+        return "spine %s at %s:1 (planned %g:1)" % (
+            row["worst_spine"], _ratio(spine), above_pod)
     return None
 
 
@@ -97,7 +97,7 @@ def verdict(sweep: Sweep, rows: List[Scenario], ratio: float) -> Dict[str, Any]:
         if not mine:
             continue
         got: Dict[str, Any] = {"scenarios": len(mine), "max_k": MAX_K[cls]}
-        for key, test in (("lossless", lambda r: lossless(r)),
+        for key, test in (("lossless", lossless),
                           ("at_ratio", lambda r: lossless(r) or within(r, ratio, above))):
             tolerated, broken = MAX_K[cls], None
             for k in range(1, MAX_K[cls] + 1):

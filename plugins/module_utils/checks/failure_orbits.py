@@ -83,8 +83,8 @@ def _link_rows(s: Sweep, lowers: Dict[str, _Sw], tier: str, spine_tier: bool) ->
                         sum(_pairs_of([len(g) for g in low.up.values()])
                             for low in lowers.values()),
                         {sw.name: (sum(max(sw.up[u]) for u in ups), 2)}, spine_tier,
-                        route=s.route("link", 2, tier + " same", links=[(u, sw.name)
-                                                                         for u in ups])))
+                        route=s.route("link", 2, tier + " same",
+                                      links=[(u, sw.name) for u in ups])))
     # two parallel links of one pair
     par = [(sw, u) for sw in lowers.values() for u, g in sw.up.items() if len(g) >= 2]
     if par:
@@ -154,8 +154,8 @@ def _upper_rows(s: Sweep, role: str, lowers: Dict[str, _Sw],
         return []
     out = [_row(s, role, 1, "each " + role, [n], 1, _lost_below(s, lowers, [n]), spine_tier,
                 route=s.route(role, 1, "each", nodes=[n])) for n in names]
-    worst = max(out, key=lambda r: r["oversubscription_spine" if spine_tier else
-                                    "oversubscription"] or float("inf"))["failed"][0]
+    field = "oversubscription_spine" if spine_tier else "oversubscription"
+    worst = max(out, key=lambda r: r[field] or float("inf"))["failed"][0]
     group = _group_of(s, role, lowers)
     best: Optional[Tuple[float, List[str]]] = None
     for low in lowers.values():

@@ -234,8 +234,10 @@ def _round(ratio: float) -> Optional[float]:
     return None if math.isinf(ratio) else round(ratio, 3)
 
 
-def _buffer(dev: Dict[str, Any], role: str) -> Tuple[Optional[Dict[str, Any]],
-                                                    Optional[Dict[str, Any]]]:
+Figures = Optional[Dict[str, Any]]
+
+
+def _buffer(dev: Dict[str, Any], role: str) -> Tuple[Figures, Figures]:
     """(one congested PG, every downward lossless port congested) ECN-against-pause figures
     of one switch: the pause point of dynamic-threshold PGs, alpha / (1 + N alpha) x B_s
     (lossless-math.md §2.1), against the largest Kmin and Kmax of its lossless queues."""

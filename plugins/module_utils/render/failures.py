@@ -71,10 +71,10 @@ def _picture(orbits: List[Dict[str, Any]]) -> List[str]:
         label = ("%s k=%d %s" % (r["class"], r["k"], r["orbit"]))[:44]
         value = r["oversubscription"]
         n = BAR if value is None else min(BAR, int(round(value * one)))
-        bar = ("#" * n).ljust(BAR)
-        bar = bar[:one] + "|" + bar[one + 1:]
+        drawn = ("#" * n).ljust(BAR)
+        drawn = drawn[:one] + "|" + drawn[one + 1:]
         shown = _ratio(value) if value is not None or not r["worst_leaf"] else "no uplink left"
-        out.append("%-44s %s %s" % (label, bar, shown))
+        out.append("%-44s %s %s" % (label, drawn, shown))
     out.append("```")
     return out
 

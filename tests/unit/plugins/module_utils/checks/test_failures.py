@@ -96,8 +96,8 @@ def test_budget_of_one_spine_fails_on_two_spines_and_passes_on_four(small_clos):
     four = _budget_plan(small_clos, 4)         # 800 / 1,200 with a spine down
     assert not [v for v in four["violations"] if v["rule"] == "failure-budget"]
     assert four["summary"]["errors"] == 0, four["violations"]
-    assert _rows(four, "spine", 1)[0]["oversubscription"] == pytest.approx(800 / 1200.0,
-                                                                            abs=0.001)
+    one = _rows(four, "spine", 1)[0]
+    assert one["oversubscription"] == pytest.approx(800 / 1200.0, abs=0.001)
     assert four["failures"]["verdict"]["classes"]["spine"]["tolerated_at_ratio"] == 2
 
 
