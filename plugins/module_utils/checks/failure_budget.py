@@ -105,6 +105,10 @@ def verdict(sweep: Sweep, rows: List[Scenario], ratio: float) -> Dict[str, Any]:
                 if bad:
                     tolerated, broken = k - 1, bad[0]
                     break
+            if cls == "mixed" and broken is not None:
+                # no mixed scenario of one failure: one failure is the single classes' verdict
+                tolerated = min([1] + [classes[c]["tolerated_" + key] for c in
+                                       ("link", "spine", "superspine") if c in classes])
             got["tolerated_" + key] = tolerated
             got["broken_" + key] = None if broken is None else {
                 "failed": broken[0]["failed"], "orbit": broken[0]["orbit"], "why": broken[1]}

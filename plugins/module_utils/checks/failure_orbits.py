@@ -9,8 +9,8 @@ orbits, not combinations"): two links of one leaf to two spines, two parallel li
 pair, two leaves' links to one spine, two disjoint links; two spines of one pod or of two pods;
 two super-spines of one group or two; both leaves of a pair or two of different pairs. Each
 orbit is listed by its worst member for capacity (from each switch's two largest uplinks) with
-the number of scenarios it stands for (``equivalent``). Mixed classes (a link and a spine) are
-not enumerated.
+the number of scenarios it stands for (``equivalent``). Of the mixes of classes, one orbit per
+tier: an upper switch and a link to another upper switch under one lower switch ("mixed").
 """
 
 from __future__ import absolute_import, division, print_function
@@ -37,6 +37,9 @@ def scenarios(s: Sweep) -> List[Scenario]:
         out += _upper_rows(s, "superspine", s.spines, spine_tier=True)
         out += _pod_rows(s)
     out += _plane_rows(s)
+    out += _mixed_rows(s, "spine", s.leaves, spine_tier=False)
+    if s.tiers == 3:
+        out += _mixed_rows(s, "superspine", s.spines, spine_tier=True)
     return out
 
 
@@ -233,3 +236,29 @@ def _plane_rows(s: Sweep) -> List[Scenario]:
         out.append(_row(s, "plane", 1, "each plane", [name], 1, {}, False, dead=leaves,
                         route=base))
     return out
+
+
+def _mixed_rows(s: Sweep, role: str, lowers: Dict[str, _Sw], spine_tier: bool) -> List[Scenario]:
+    """An upper switch down (maintenance, a crash) and, under it, one lower switch's link to
+    another upper switch: the worst lower switch loses its largest upper switch and its largest
+    other link. Stands for every (upper switch, link not on it) pair."""
+    best: Optional[Tuple[float, _Sw, str, str]] = None
+    for low in lowers.values():
+        if len(low.up) < 2:
+            continue
+        top = max(low.up, key=lambda u: sum(low.up[u]))
+        other = max((u for u in low.up if u != top), key=lambda u: max(low.up[u]))
+        r = low.ratio(sum(low.up[top]) + max(low.up[other]))
+        if best is None or r > best[0]:
+            best = (r, low, top, other)
+    if best is None:
+        return []
+    _r, low, top, other = best
+    lost = _lost_below(s, lowers, [top])
+    g, n = lost[low.name]
+    lost[low.name] = (g + max(low.up[other]), n + 1)
+    links = sum(sw.up_n for sw in lowers.values())
+    uppers = len(set(u for sw in lowers.values() for u in sw.up))
+    return [_row(s, "mixed", 2, "a %s and a link to another %s" % (role, role),
+                 [top, low.ports[other]], links * (uppers - 1), lost, spine_tier,
+                 route=s.route("mixed", 2, role, nodes=[top], links=[(other, low.name)]))]

@@ -29,8 +29,9 @@ from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Fa
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     Device, HostIntent, SwitchIntent)
 
-CLASSES = ("link", "leaf", "spine", "superspine", "pod", "plane")
-MAX_K = {"link": 2, "leaf": 2, "spine": 2, "superspine": 2, "pod": 1, "plane": 1}
+# "mixed": an upper switch and a link of another one under the same lower switch (k = 2)
+CLASSES = ("link", "leaf", "spine", "superspine", "pod", "plane", "mixed")
+MAX_K = {"link": 2, "leaf": 2, "spine": 2, "superspine": 2, "pod": 1, "plane": 1, "mixed": 2}
 EPS = 1e-9                   # ratios are compared with this slack (float sums of Gb/s)
 Scenario = Dict[str, Any]
 

@@ -74,6 +74,12 @@ def test_spine_losses_by_hand(small_clos):
     assert both["oversubscription"] is None and both["routing"]["unreachable_pairs"] == 12
     v = p["failures"]["verdict"]["classes"]["spine"]
     assert (v["tolerated_lossless"], v["tolerated_at_ratio"]) == (1, 1)
+    # a spine down and a link to the other spine: 800 / (1,600 - 800 - 400) = 2:1, one uplink
+    # left; it stands for every (spine, link of the other spine) pair: 16 links x 1
+    mixed = _rows(p, "mixed", 2)
+    assert len(mixed) == 1 and mixed[0]["oversubscription"] == pytest.approx(2.0)
+    assert mixed[0]["ecmp"]["leaf"]["width"] == 1 and mixed[0]["equivalent"] == 16
+    assert mixed[0]["failed"][0] in ("spine1", "spine2") and " - " in mixed[0]["failed"][1]
     # N+k at 1:1: 800G over 800G per spine = 1 spine, N+1 = 2, N+2 = 3; each leaf has 2
     assert p["failures"]["verdict"]["n_plus_k"]["spines"] == {
         "have": 2, "n": 1, "n_plus_1": 2, "n_plus_2": 3, "switch": "leaf1a", "ratio": 1.0}
