@@ -101,7 +101,7 @@ plan:
     - V(summary) (device and link counts, errors, warnings), V(violations) (rule, severity,
       device, location, message, numbers, hint), V(devices) (intent per device name) and
       V(failures), the failure what-if (V(scenarios), V(verdict), V(budget), V(scope),
-      V(cycles): the content of C(fabric/failures.json), docs/fabric-and-checks.md).
+      V(cycles) - the content of C(fabric/failures.json), docs/fabric-and-checks.md).
   returned: when O(return_plan) is V(true), or V(auto) and a host deploys
   type: dict
 plan_file:
