@@ -48,8 +48,11 @@ demo: $(RUNTIME) $(LINK)
 
 test: unit lint doc-check sanity molecule
 
+# Every test but the network-namespace labs on every CPU (pytest-xdist), then the labs one after
+# another: they share the lab's names and management subnet (tests/conftest.py, netns_lab).
 unit: setup
-	$(BIN)/pytest -q tests/unit tests/integration
+	$(BIN)/pytest -q -n auto -m "not netns_lab" tests/unit tests/integration
+	$(BIN)/pytest -q -m netns_lab tests/integration
 
 # The hooks of .pre-commit-config.yaml over every file: ruff, mypy (mypy.ini), yamllint, the
 # generated doc tables, antsibull-changelog lint, ansible-lint (pre-commit's own state stays in

@@ -44,6 +44,26 @@ def pytest_terminal_summary(terminalreporter):
                                         % (os.path.join(shared, name), what))
 
 
+# The modules that build network-namespace labs (molecule/fabric/lab.py, ip netns): one lab at a
+# time per checkout (ROCE_LAB_ID names, bridges and the 198.19.<id> management subnet). They carry
+# the mark netns_lab: make unit runs every other test on every CPU (pytest-xdist, -m "not
+# netns_lab"), then these one after another. (xdist's loadgroup cannot keep them in one worker
+# under pytest 9: it renames item._nodeid, which pytest 9 no longer reads.)
+NETNS_LABS = ("test_aggregate_frr", "test_bfd_frr", "test_failures_frr", "test_nic_netns",
+              "test_rolls_by_class", "test_three_tier_frr")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "netns_lab: builds a network-namespace lab (one at a time)")
+
+
+def pytest_itemcollected(item):
+    module = getattr(item, "module", None)
+    name = module.__name__.rsplit(".", 1)[-1] if module else ""
+    if name in NETNS_LABS or (module is not None and hasattr(module, "frr_lab")):
+        item.add_marker(pytest.mark.netns_lab)
+
+
 _VALIDATOR = []
 
 
