@@ -20,14 +20,14 @@ __metaclass__ = type
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.checks.failures import (
-    Scenario, Sweep, _Sw)
+    Scenario, Sweep, SwitchCapacity)
 
 Lost = Dict[str, Tuple[int, int]]          # lower switch: (uplink Gb/s lost, links lost)
 
 
 def scenarios(s: Sweep) -> List[Scenario]:
     """Every scenario of the sweep, in class order; the first is the fabric without failure."""
-    out = [s._row("none", 0, "no failure", [], 1, {}, {}, [], s.route("none", 0, "none"))]
+    out = [s.row("none", 0, "no failure", [], 1, {}, {}, [], s.route("none", 0, "none"))]
     out += _link_rows(s, s.leaves, "leaf-spine", spine_tier=False)
     if s.tiers == 3:
         out += _link_rows(s, s.spines, "spine-super-spine", spine_tier=True)
@@ -47,7 +47,7 @@ def _row(s: Sweep, cls: str, k: int, orbit: str, failed: List[str], equivalent: 
          lost: Lost, spine_tier: bool, dead: Sequence[str] = (),
          route: Optional[Dict[str, object]] = None) -> Scenario:
     leaf_lost, spine_lost = ({}, lost) if spine_tier else (lost, {})
-    return s._row(cls, k, orbit, failed, equivalent, leaf_lost, spine_lost, dead, route)
+    return s.row(cls, k, orbit, failed, equivalent, leaf_lost, spine_lost, dead, route)
 
 
 def _pairs_of(counts: Sequence[int]) -> int:
@@ -58,7 +58,7 @@ def _pairs_of(counts: Sequence[int]) -> int:
 
 # -- links ---------------------------------------------------------------------------------
 
-def _link_rows(s: Sweep, lowers: Dict[str, _Sw], tier: str, spine_tier: bool) -> List[Scenario]:
+def _link_rows(s: Sweep, lowers: Dict[str, SwitchCapacity], tier: str, spine_tier: bool) -> List[Scenario]:
     if not lowers:
         return []
     total = sum(sw.up_n for sw in lowers.values())
@@ -72,7 +72,7 @@ def _link_rows(s: Sweep, lowers: Dict[str, _Sw], tier: str, spine_tier: bool) ->
     out = [_row(s, "link", 1, tier, [one.ports[up1]], total, {one.name: (g1, 1)}, spine_tier,
                 route=s.route("link", 1, tier, links=[(up1, one.name)]))]
     # k = 2, two links of one switch to two upper switches
-    best: Optional[Tuple[float, _Sw, List[str]]] = None
+    best: Optional[Tuple[float, SwitchCapacity, List[str]]] = None
     for sw in lowers.values():
         if len(sw.up) >= 2:
             ups = sorted(sw.up, key=lambda u: -max(sw.up[u]))[:2]
@@ -103,7 +103,7 @@ def _link_rows(s: Sweep, lowers: Dict[str, _Sw], tier: str, spine_tier: bool) ->
     return out
 
 
-def _two_lowers(s: Sweep, lowers: Dict[str, _Sw], tier: str, spine_tier: bool, one: _Sw,
+def _two_lowers(s: Sweep, lowers: Dict[str, SwitchCapacity], tier: str, spine_tier: bool, one: SwitchCapacity,
                 up1: str, g1: int, total: int) -> List[Scenario]:
     """Two links of two lower switches: to one upper switch, and to two."""
     out: List[Scenario] = []
@@ -137,7 +137,7 @@ def _two_lowers(s: Sweep, lowers: Dict[str, _Sw], tier: str, spine_tier: bool, o
 
 # -- switches ------------------------------------------------------------------------------
 
-def _lost_below(s: Sweep, lowers: Dict[str, _Sw], uppers: Sequence[str]) -> Lost:
+def _lost_below(s: Sweep, lowers: Dict[str, SwitchCapacity], uppers: Sequence[str]) -> Lost:
     lost: Lost = {}
     for upper in uppers:
         for name in s.lower.get(upper, []):
@@ -148,7 +148,7 @@ def _lost_below(s: Sweep, lowers: Dict[str, _Sw], uppers: Sequence[str]) -> Lost
     return lost
 
 
-def _upper_rows(s: Sweep, role: str, lowers: Dict[str, _Sw],
+def _upper_rows(s: Sweep, role: str, lowers: Dict[str, SwitchCapacity],
                 spine_tier: bool) -> List[Scenario]:
     """Each spine (super-spine) alone, then two of one pod (group) and two of different ones."""
     names = [n for n, low in s.lower.items() if any(n in lowers[x].up for x in low
@@ -187,7 +187,7 @@ def _upper_rows(s: Sweep, role: str, lowers: Dict[str, _Sw],
     return out
 
 
-def _group_of(s: Sweep, role: str, lowers: Dict[str, _Sw]) -> Dict[str, object]:
+def _group_of(s: Sweep, role: str, lowers: Dict[str, SwitchCapacity]) -> Dict[str, object]:
     """What two failures of a role share to be "of one": a spine's pod (three tiers) or plane
     (two), a super-spine's group - the spines it serves."""
     out: Dict[str, object] = {}
@@ -205,7 +205,7 @@ def _leaf_rows(s: Sweep) -> List[Scenario]:
                 route=s.route("leaf", 1, "each", nodes=[name])) for name in s.leaves]
     pairs = [p for p in s.fab.pairs if len(p) == 2]
     if pairs:
-        pair = max(pairs, key=lambda p: s._hosts(set(p))["hosts_isolated"])
+        pair = max(pairs, key=lambda p: s.hosts_lost(set(p))["hosts_isolated"])
         out.append(_row(s, "leaf", 2, "both leaves of a pair", list(pair), len(pairs), {},
                         False, dead=pair, route=s.route("leaf", 2, "pair", nodes=pair)))
     if len(pairs) >= 2:
@@ -238,11 +238,11 @@ def _plane_rows(s: Sweep) -> List[Scenario]:
     return out
 
 
-def _mixed_rows(s: Sweep, role: str, lowers: Dict[str, _Sw], spine_tier: bool) -> List[Scenario]:
+def _mixed_rows(s: Sweep, role: str, lowers: Dict[str, SwitchCapacity], spine_tier: bool) -> List[Scenario]:
     """An upper switch down (maintenance, a crash) and, under it, one lower switch's link to
     another upper switch: the worst lower switch loses its largest upper switch and its largest
     other link. Stands for every (upper switch, link not on it) pair."""
-    best: Optional[Tuple[float, _Sw, str, str]] = None
+    best: Optional[Tuple[float, SwitchCapacity, str, str]] = None
     for low in lowers.values():
         if len(low.up) < 2:
             continue

@@ -36,7 +36,7 @@ EPS = 1e-9                   # ratios are compared with this slack (float sums o
 Scenario = Dict[str, Any]
 
 
-class _Sw:
+class SwitchCapacity:
     """One switch's capacity as its intent renders it: down and up Gb/s and links by peer."""
     __slots__ = ("name", "role", "plane", "pod", "down_g", "down_n", "up", "up_g", "up_n",
                  "ports")
@@ -73,8 +73,8 @@ class Sweep:
         self.tiers = fab.tiers
         self.qps = int(fab.settings["ecmp"]["qps_per_connection"])
         self.ar = bool(fab.settings["ecmp"].get("adaptive_routing"))
-        self.leaves: Dict[str, _Sw] = {}
-        self.spines: Dict[str, _Sw] = {}          # with uplinks: three tiers only
+        self.leaves: Dict[str, SwitchCapacity] = {}
+        self.spines: Dict[str, SwitchCapacity] = {}          # with uplinks: three tiers only
         self.lower: Dict[str, List[str]] = {}     # upper switch: the switches below it
         self.hosts: Dict[str, List[Tuple[str, int]]] = {}    # leaf: (host, NIC Gb/s)
         self.nics: Dict[str, Tuple[int, int]] = {}            # host: (NICs, Gb/s)
@@ -89,16 +89,17 @@ class Sweep:
                 self.nics[dev["name"]] = (len(nics), sum(n["speed_gbps"] for n in nics))
                 continue
             role = cast(SwitchIntent, dev)["role"]
+            plain = cast(Dict[str, Any], dev)
             if role == "leaf":
-                sw = self.leaves[dev["name"]] = _Sw(dict(dev), "host", "spine")
+                sw = self.leaves[dev["name"]] = SwitchCapacity(plain, "host", "spine")
             elif role == "spine" and self.tiers == 3:
-                sw = self.spines[dev["name"]] = _Sw(dict(dev), "leaf", "superspine")
+                sw = self.spines[dev["name"]] = SwitchCapacity(plain, "leaf", "superspine")
             else:
                 sw = None
             if sw is not None:
                 for upper in sw.up:
                     self.lower.setdefault(upper, []).append(sw.name)
-            one, many = _buffer(dict(dev), role)
+            one, many = _buffer(plain, role)
             if one is not None:
                 healthy.append(one)
             if many is not None:
@@ -122,9 +123,9 @@ class Sweep:
 
     # -- one scenario -------------------------------------------------------------------------
 
-    def _row(self, cls: str, k: int, orbit: str, failed: List[str], equivalent: int,
-             lost: Dict[str, Tuple[int, int]], lost_spine: Dict[str, Tuple[int, int]],
-             dead_leaves: Sequence[str], routes: Optional[Dict[str, Any]]) -> Scenario:
+    def row(self, cls: str, k: int, orbit: str, failed: List[str], equivalent: int,
+            lost: Dict[str, Tuple[int, int]], lost_spine: Dict[str, Tuple[int, int]],
+            dead_leaves: Sequence[str], routes: Optional[Dict[str, Any]]) -> Scenario:
         """A scenario's figures from what it takes away: ``lost`` {leaf: (Gb/s, links)} of leaf
         uplinks, ``lost_spine`` the same for three-tier spines, ``dead_leaves`` the leaves that
         go down with their hosts' NICs."""
@@ -157,7 +158,7 @@ class Sweep:
             row["oversubscription_spine"] = _round(s_ratio)
             row["worst_spine"] = s_worst
             row["ecmp"]["spine"] = {"width": s_width, "planned": self.width_spine}
-        row.update(self._hosts(dead))
+        row.update(self.hosts_lost(dead))
         overloaded = [n for n, (g, _l) in lost.items() if n not in dead and
                       self.leaves[n].ratio(g) > 1 + EPS]
         row["buffer"] = self._buffer(overloaded if ratio > 1 + EPS else [], set(failed))
@@ -187,7 +188,7 @@ class Sweep:
                         "efficiency": round(bins["efficiency"], 3)})
         return out
 
-    def _hosts(self, dead: set) -> Dict[str, Any]:
+    def hosts_lost(self, dead: set) -> Dict[str, Any]:
         lost: Dict[str, List[int]] = {}             # host: [NICs lost, Gb/s lost]
         for leaf in dead:
             for host, gbps in self.hosts.get(leaf, ()):
