@@ -18,7 +18,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, List, Optional, TypedDict, Union
+from typing import Any, Dict, List, NotRequired, Optional, TypedDict, Union
 
 # -- checks -----------------------------------------------------------------------------------
 
@@ -111,6 +111,9 @@ Buffer = TypedDict("Buffer", {
     # EOS on a Broadcom XGS chip: {pg_reserved_bytes, headroom_pool_cells}, else None
     "eos_mmu": Optional[Dict[str, Any]],
     "ecn_overrides": Dict[str, Any],
+    # Cumulus: NVUE's pools as rendered and what it computes itself (buffer_model.py _nvue_view);
+    # only on Cumulus switches
+    "nvue": NotRequired[Dict[str, Any]],
 })
 
 # -- switch intent (plan/build.py _switch_intent) -----------------------------------------------
@@ -182,7 +185,7 @@ SwitchIntent = TypedDict("SwitchIntent", {
     "kind": str,                           # "switch"
     "name": str,
     "role": str,                           # "leaf", "spine", "superspine"
-    "platform": str,                       # "sonic", "eos"
+    "platform": str,                       # hardware/platforms.py NAMES
     "oversubscription": Optional[float],
     "asic": str,
     "asic_family": Optional[str],

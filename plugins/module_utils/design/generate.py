@@ -19,14 +19,16 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.design import sizing
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import platforms
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import models, platforms
 
 # Default switch: 51.2T-class Broadcom. Platforms: "mixed" puts SONiC on the top tier (spines
 # of two tiers, super-spines of three) and EOS below, where DLB is rendered: SONiC renders no
 # adaptive routing, so its uplinks would hash same-rail traffic (ecmp-efficiency WARN); a
 # clean fabric. "alternate" gives leaf pairs SONiC and EOS in turn (the benchmark's mix),
-# "sonic" and "eos" one platform everywhere.
+# "sonic", "eos" and "cumulus" one platform everywhere.
 MODEL = "7060x6-64pe"          # Arista, Tomahawk 5; SONiC and EOS
+# A platform MODEL does not run gets the first catalog model of the same radix that runs it
+# (Cumulus: the SN5600, Spectrum-4, 64 x 800G).
 MIXED = {"top": "sonic", "below": "eos"}      # the "mixed" fabric's platforms
 PLATFORM_MIXES = ("mixed", "alternate") + platforms.NAMES
 ASN_LEAF_FIRST = 4200000000      # 4-byte private range (RFC 6996): leaves outnumber 2-byte ASNs
@@ -77,14 +79,13 @@ def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
                 platform = MIXED["below"] if (platforms == "alternate" and (j // 2) % 2) \
                     else _platform(platforms, top=False)
                 for leaf in leaves[j:j + 2]:
-                    hostvars[leaf] = {"roce_model": MODEL, "roce_platform": platform}
+                    hostvars[leaf] = _switch(platform)
             for spine in spines:
-                hostvars[spine] = {"roce_model": MODEL,
-                                   "roce_platform": _platform(platforms, one["tiers"] == 2)}
+                hostvars[spine] = _switch(_platform(platforms, one["tiers"] == 2))
             plane_members += spines + leaves
         tops = _names(pre + "ss", "%03d", one["superspines"])
         for top in tops:
-            hostvars[top] = {"roce_model": MODEL, "roce_platform": _platform(platforms, True)}
+            hostvars[top] = _switch(_platform(platforms, True))
         groups["superspines"] += tops
         if planes > 1:
             groups["_children"]["planes"].append("plane%d" % p)
@@ -105,6 +106,20 @@ def clos(gpus: int, radix: int = 64, planes: int = 1, nics_per_host: int = 8,
         "ecmp": {"adaptive_routing": True},
     }
     return groups, hostvars, size
+
+
+def _switch(platform: str) -> Dict[str, str]:
+    return {"roce_model": model_for(platform), "roce_platform": platform}
+
+
+def model_for(platform: str) -> str:
+    """The generated fabric's switch model on ``platform``: MODEL, or the first catalog model
+    with as many cages that runs the platform."""
+    if platform in models.MODELS[MODEL]["platforms"]:
+        return MODEL
+    cages = len(models.MODELS[MODEL]["first_lanes"])
+    return [name for name, m in sorted(models.MODELS.items())
+            if platform in m["platforms"] and len(m["first_lanes"]) == cages][0]
 
 
 def _platform(mix: str, top: bool) -> str:

@@ -15,7 +15,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, FrozenSet, Optional
+
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import cumulus
 
 # SONiC DEVICE_METADATA.type by tier: GPU top-of-rack leaves are T0 (ToRRouter), the spines
 # above them T1 (LeafRouter), super-spines T2 (SpineRouter); the type picks buffers_config.j2's
@@ -43,7 +45,8 @@ EOS_DEFAULT_SEED = "EOS default seed (no `ip load-sharing` line rendered)"
 EOS_TRIDENT_ASICS = ("tomahawk3", "tomahawk4", "tomahawk5", "trident4")
 
 
-def sonic_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[str, Any]:
+def sonic_ecmp(family: Optional[str], role: str, want: Dict[str, Any],
+               fabric_speeds: FrozenSet[int]) -> Dict[str, Any]:
     """Rendered ECMP settings of one SONiC switch: seed (and where it comes from), hash fields,
     adaptive routing, and ``not_rendered`` notes for requested settings SONiC lacks."""
     notes = []
@@ -62,7 +65,8 @@ def sonic_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[s
             "adaptive_routing": False, "not_rendered": notes}
 
 
-def eos_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[str, Any]:
+def eos_ecmp(family: Optional[str], role: str, want: Dict[str, Any],
+             fabric_speeds: FrozenSet[int]) -> Dict[str, Any]:
     """Rendered ECMP settings of one EOS switch (as sonic_ecmp): no hash seed and no hash fields
     (the switch keeps its own defaults, unknown here: ``seed`` None, ``default_hash`` True), DLB
     on Strata."""
@@ -75,4 +79,27 @@ def eos_ecmp(family: Optional[str], role: str, want: Dict[str, Any]) -> Dict[str
     return {"seed": None, "seed_source": EOS_DEFAULT_SEED, "hash_fields": [],
             "default_hash": True,
             "adaptive_routing": bool(want["adaptive_routing"]) and family == "strata",
+            "not_rendered": notes}
+
+
+# Cumulus Linux: `nv set system forwarding ecmp-hash <field> on|off` and `hash-seed`; adaptive
+# routing on Spectrum-4 at 200G and 400G only (hardware/cumulus.py, with their sources).
+def cumulus_ecmp(family: Optional[str], role: str, want: Dict[str, Any],
+                 fabric_speeds: FrozenSet[int]) -> Dict[str, Any]:
+    """Rendered ECMP settings of one Cumulus switch (as sonic_ecmp): the seed and the hash
+    fields as asked; adaptive routing on Spectrum where every fabric port runs at a speed it is
+    supported at (``fabric_speeds``: the switch's fabric ports, Gb/s)."""
+    fields = [f for f in want["hash_fields"] if f in cumulus.ECMP_HASH_FIELDS]
+    notes = ["hash field %s: NVUE has no ecmp-hash key for it" % f
+             for f in want["hash_fields"] if f not in cumulus.ECMP_HASH_FIELDS]
+    unsupported = sorted(fabric_speeds - frozenset(cumulus.AR_SPEEDS_GBPS))
+    ar = bool(want["adaptive_routing"]) and family == "spectrum"
+    if ar and unsupported:
+        ar = False
+        notes.append("adaptive routing: Cumulus Linux runs it at %s only, not on this switch's "
+                     "%s fabric ports (%s); ECMP hashing only"
+                     % ("G and ".join(str(s) for s in cumulus.AR_SPEEDS_GBPS) + "G",
+                        "G, ".join(str(s) for s in unsupported) + "G", cumulus.AR_SOURCE))
+    return {"seed": want["seeds"][role], "seed_source": "nv set system forwarding hash-seed",
+            "hash_fields": fields, "default_hash": False, "adaptive_routing": ar,
             "not_rendered": notes}

@@ -73,7 +73,8 @@ MODELS: Dict[str, Dict[str, Any]] = {
         "modes": [Mode("1x800G", 1, (800, 400, 200, 100, 50, 40, 25, 10)),
                   Mode("2x400G", 2, (400, 200, 100, 50, 40, 25, 10)),
                   Mode("4x200G", 4, (200, 100, 50, 25, 10))],
-        "platforms": ("sonic",),
+        # Cumulus Linux 5 on the SN5600: hardware/cumulus.py (its ports, breakouts, NVUE keys)
+        "platforms": ("sonic", "cumulus"),
         "sonic": {"platform": "x86_64-nvidia_sn5600-r0", "alias": ("etp", ""),
                   "hwsku": {"1x800G": "ACS-SN5600", "2x400G": "Mellanox-SN5600-O128",
                             "4x200G": "Mellanox-SN5600-V256"}},

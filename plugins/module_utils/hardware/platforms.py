@@ -19,9 +19,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, NamedTuple, Optional, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import capabilities, cumulus
 
 
 class SonicPorts:
@@ -69,7 +69,30 @@ class EosPorts:
         return cage - 1, sub, rest
 
 
-PortNaming = Any    # SonicPorts or EosPorts: the same attributes and static methods
+class CumulusPorts:
+    """Cumulus Linux names a cage's port swp<cage> and, broken out, swp<cage>s<n> with n from 0
+    (NVIDIA Cumulus Linux 5.14 user guide, Interface Configuration and Management: breakout
+    ports swp1s0-swp1s3; hardware/cumulus.py); Cumulus has no alias."""
+
+    grammar = "cumulus_port"
+    aliases = False
+
+    @staticmethod
+    def model_port(model: Dict[str, Any], ports_per_cage: int, cage: int, sub: int,
+                   per: int) -> Tuple[str, Optional[str]]:
+        if ports_per_cage == 1:
+            return "swp%d" % (cage + 1), None
+        return "swp%ds%d" % (cage + 1, sub), None
+
+    @staticmethod
+    def model_place(model: Dict[str, Any], per: int, name: str) -> Tuple[int, int, int]:
+        cage, _, sub = name[len("swp"):].partition("s")
+        if (per == model["cage_lanes"]) == bool(sub):     # swp1 is unbroken, swp1s0 broken out
+            raise ValueError(name)
+        return int(cage) - 1, int(sub or 0), 0
+
+
+PortNaming = Any    # SonicPorts, EosPorts or CumulusPorts: the same attributes and methods
 
 
 class Platform(NamedTuple):
@@ -78,8 +101,9 @@ class Platform(NamedTuple):
     families: Tuple[str, ...]            # ASIC families whose config it renders completely
     refused: Dict[str, str]              # another family -> why it is refused here
     ports: PortNaming                    # front-panel port names, lanes and aliases
-    # what the rendered config carries of the requested ECMP settings (capabilities.py)
-    ecmp: Callable[[Optional[str], str, Dict[str, Any]], Dict[str, Any]]
+    # what the rendered config carries of the requested ECMP settings (capabilities.py), from
+    # the ASIC family, the role, the request and the speeds of the switch's fabric ports
+    ecmp: Callable[[Optional[str], str, Dict[str, Any], FrozenSet[int]], Dict[str, Any]]
     # the schema's PFC watchdog actions the platform has (plan action -> its keyword); None: all
     watchdog_actions: Optional[Dict[str, str]]
     hwsku_per_breakout: bool             # a modelled switch needs a HWSKU for its breakout
@@ -88,6 +112,9 @@ class Platform(NamedTuple):
     # family it renders, and where that number comes from; the model stage refuses more
     mtu_max_bytes: int
     mtu_source: str
+    # other values the platform's config takes only in a range: the plan's setting (as
+    # roce_fabric names it) -> (lowest, highest, source); the model stage refuses the rest
+    limits: Dict[str, Tuple[int, int, str]] = {}
 
 
 # Jericho (VOQ, HBM) is refused everywhere: no VOQ thresholds are rendered, so a plan for it
@@ -138,6 +165,24 @@ EOS = Platform(
                "p2p_uplinks_mtu default on every EOS hardware platform, aristanetworks/avd "
                "@3cac535c; the EOS manual's range not read")
 
+# Cumulus Linux runs on NVIDIA Spectrum only. NVUE sizes each lossless PG's headroom itself from
+# the port's speed, MTU and cable length (NVIDIA advises leaving xoff/xon to the switch:
+# hardware/cumulus.py), so no headroom or pool number of the plan is rendered; the plan's
+# are the estimate its checks hold the chip to.
+CUMULUS = Platform(
+    name="cumulus", title="Cumulus Linux", families=("spectrum",),
+    refused={"strata": "Broadcom switches do not run Cumulus Linux 5 (NVIDIA Spectrum only)",
+             "sand": "Broadcom switches do not run Cumulus Linux 5 (NVIDIA Spectrum only)"},
+    ports=CumulusPorts,
+    ecmp=capabilities.cumulus_ecmp,
+    watchdog_actions=cumulus.WATCHDOG_ACTIONS, hwsku_per_breakout=False,
+    buffer_manager="nvue",
+    mtu_max_bytes=cumulus.MTU_MAX_BYTES,
+    mtu_source=cumulus.MTU_SOURCE,
+    limits={"routing.maximum_paths": cumulus.MULTIPATHS + (cumulus.BGP_PAGE + "Optional-BGP-"
+                                                           "Configuration.md @2a1166e0",),
+            "pfc_watchdog.poll_ms": cumulus.WATCHDOG_POLL_MS + (cumulus.WATCHDOG_SOURCE,)})
+
 # The order is the schema's and the documents': SONiC first.
-PLATFORMS = {SONIC.name: SONIC, EOS.name: EOS}
+PLATFORMS = {SONIC.name: SONIC, EOS.name: EOS, CUMULUS.name: CUMULUS}
 NAMES = tuple(PLATFORMS)

@@ -19,6 +19,8 @@ __metaclass__ = type
 
 from typing import Any, Dict, Optional, Tuple
 
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import cumulus
+
 _BUILDIMAGE = "sonic-buildimage master 086b03bd70 "
 
 # pg_profile_lookup.ini, "speed cable size xon xoff threshold [xon_offset]" per row.
@@ -180,6 +182,20 @@ VENDOR_DEFAULTS: Dict[str, Dict[str, Tuple[Any, str]]] = {
         "wred": ({"kmin_bytes": 131072, "kmax_bytes": 262144, "pmax_percent": 5},
                  _BUILDIMAGE + "device/arista/x86_64-arista_7060x6_64pe/"
                  "Arista-7060X6-64PE-O128S2/qos.json.j2: WRED_LOSSLESS_Q3 (sonic.md §1.2)"),
+    },
+    # Cumulus Linux 5.14 NVUE defaults (hardware/cumulus.py sources)
+    "cumulus": {
+        # the default congestion-control profile: ECN on queue 0 at 150,000 / 1,500,000 B,
+        # probability 100 (QoS _index.md; `nv set qos roce` marks queue 3 alike)
+        "ecn": ({"kmin_bytes": 150000, "kmax_bytes": 1500000, "pmax_percent": 100},
+                cumulus.QOS_PAGE + ": congestion-control default-global"),
+        "port_mtu": (9216, cumulus.MTU_SOURCE),
+        "pfc_cable_m": (10, cumulus.QOS_PAGE + ": PFC cable-length default 10 m"),
+        # "100% of the buffer memory to the default-lossy traffic pool by default"
+        "pools": ({"default-lossy": 100, "default-lossless": 0},
+                  cumulus.QOS_PAGE + ": traffic-pool defaults"),
+        "watchdog": ({"polling-interval": 100, "robustness": 3},
+                     cumulus.QOS_PAGE + ": PFC watchdog defaults"),
     },
     "eos": {
         # AVD's default for p2p uplinks, not EOS's own interface default (not read)

@@ -32,12 +32,16 @@ GRAMMARS = {
     "netdev": (r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,14}$",
                "a Linux interface name: 1-15 characters, letters, digits, '.', '_' or '-', "
                "starting with a letter or digit"),
-    # Switch front-panel ports: SONiC Ethernet<first lane>, EOS Ethernet<cage>[/<lane>].
-    "port": (r"^Ethernet[0-9]{1,4}(/[0-9]{1,2}){0,2}$",
-             "a switch port name such as Ethernet8 (SONiC) or Ethernet1/1 (EOS)"),
+    # Switch front-panel ports: SONiC Ethernet<first lane>, EOS Ethernet<cage>[/<lane>],
+    # Cumulus swp<cage>[s<port in cage>].
+    "port": (r"^(Ethernet[0-9]{1,4}(/[0-9]{1,2}){0,2}|swp[0-9]{1,3}(s[0-9])?)$",
+             "a switch port name such as Ethernet8 (SONiC), Ethernet1/1 (EOS) or swp1s0 "
+             "(Cumulus)"),
     "sonic_port": (r"^Ethernet[0-9]{1,4}$", "a SONiC port name Ethernet<first lane>, e.g. Ethernet8"),
     "eos_port": (r"^Ethernet[0-9]{1,3}(/[0-9]{1,2})?$",
                  "an EOS front-panel port name Ethernet<cage>/<lane>, e.g. Ethernet1/1"),
+    "cumulus_port": (r"^swp[0-9]{1,3}(s[0-9])?$",
+                     "a Cumulus port name swp<cage> or swp<cage>s<n>, e.g. swp1s0"),
     # SONiC PORT.alias (front-panel label): etp1, etp1a, Ethernet1/1, fortyGigE0/4 ...
     "alias": (r"^[A-Za-z][A-Za-z0-9/_.-]{0,31}$",
               "a port alias: 1-32 characters, letters, digits, '/', '.', '_' or '-', starting "

@@ -321,6 +321,12 @@ LOSSLESS = _obj({
         "small_packet_pct": _int(0, 100, "traffic pattern: small packets (default 100 "
                                  "traditional, as the SKU tables; 50 dynamic, SONiC's)", "%"),
     }, "SONiC buffer manager settings (SONiC switches only)"),
+    "nvue": _obj({
+        "lossless_pool_percent": _int(1, 99, "share of the shared buffer for the lossless "
+                                      "pool (default-lossless memory-percent; default 50, "
+                                      "NVIDIA's Flow Control Buffers example); the lossy pool "
+                                      "takes the rest", "%"),
+    }, "Cumulus Linux (NVUE) buffer pools (Cumulus switches only)"),
     "ecn": _obj({
         "kmin_bytes": _int(1, 2 ** 31, "ECN Kmin", "bytes"),
         "kmax_bytes": _int(1, 2 ** 31, "ECN Kmax", "bytes"),

@@ -202,6 +202,9 @@ def _lines(error: "jsonschema.ValidationError", host: Optional[str],
     allowed = describe(sub)
     if error.validator == "type":
         allowed += " (got %s)" % _type_name(error.instance)
+    elif error.validator == "enum" and isinstance(error.instance, str):
+        # a misspelt choice (roce_platform: cumuls) is named like a misspelt key
+        allowed += _suggest(error.instance, [str(v) for v in sub["enum"]])
     return [(path_text(path), error.instance, allowed)]
 
 

@@ -7,8 +7,9 @@ the plan's default headroom is that row (model ``sonic-sku``), and a profile com
 states the traffic pattern it was sized for. Dynamic (Spectrum only: the Mellanox plugin):
 buffermgrd computes the headroom from the port, CABLE_LENGTH and LOSSLESS_TRAFFIC_PATTERN with
 the lua of its release; the plan computes the same formula (``sonic-nvidia``) at the release's
-revision and the rendered pattern. Where the plan's numbers are rendered as they are (EOS) and on
-switches without a SKU table the headroom is Model R (``ieee``).
+revision and the rendered pattern. Where the plan's numbers are rendered as they are (EOS), where
+the switch sizes its own headroom (Cumulus: NVUE) and on switches without a SKU table the
+headroom is Model R (``ieee``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -19,8 +20,8 @@ from typing import Any, Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils import errors
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
-    capabilities, catalog, models, platforms, sku_tables)
-from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom
+    capabilities, catalog, cumulus, models, platforms, sku_tables)
+from ansible_collections.roce.fabric.plugins.module_utils.lossless import headroom, pause
 from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Switch
 
 # SONiC's own LOSSLESS_TRAFFIC_PATTERN default (buffers_config.j2, 50 % since PR #20632).
@@ -42,14 +43,20 @@ def choose(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
     return manager(sw.platform).choose(sw, asic, given, hardware)
 
 
+def _foreign_blocks(sw: Switch, given: Dict[str, Any], mine: Optional[str]) -> None:
+    """Refuse a roce_lossless block of another platform's buffer manager (``mine``: the block
+    this switch's manager reads, if any)."""
+    for block in BLOCKS:
+        if block != mine and given.get(block):
+            raise errors.RoceInputError("roce_lossless.%s" % block, given[block], "not set: it "
+                                        "configures %s and %s runs %s" % (BLOCKS[block], sw.name,
+                                                                          sw.platform), sw.name)
+
+
 def _as_planned(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
                 hardware: Optional[Dict[str, Any]]) -> Choice:
     """The plan's headroom is rendered as computed: no SONiC settings, no SKU tables."""
-    sonic_cfg = dict(given.get("sonic") or {})
-    if sonic_cfg:
-        raise errors.RoceInputError("roce_lossless.sonic", sonic_cfg, "not set: it configures "
-                                    "SONiC's buffer manager and %s runs %s"
-                                    % (sw.name, sw.platform), sw.name)
+    _foreign_blocks(sw, given, None)
     model = given.get("model", "ieee")
     if model == "sonic-sku":
         raise errors.RoceInputError("roce_lossless.model", model, "ieee or sonic-nvidia on "
@@ -61,6 +68,7 @@ def _as_planned(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
 def _sonic_buffermgrd(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
                       hardware: Optional[Dict[str, Any]]) -> Choice:
     """SONiC: the traditional model's SKU table row, or the dynamic model's formula."""
+    _foreign_blocks(sw, given, "sonic")
     sonic_cfg = dict(given.get("sonic") or {})
     spectrum = asic.value("family") == "spectrum"
     buffer_model = sonic_cfg.get("buffer_model", "traditional")
@@ -182,6 +190,72 @@ def _eos_mmu(result: Dict[str, Any]) -> Optional[Dict[str, Any]]:
             "headroom_pool_cells": -(-pool // cell) if pool else None}
 
 
+# roce_lossless settings NVUE has no key for: refused on a Cumulus switch, which sizes them itself
+# (xoff/xon and port buffer: hardware/cumulus.py HEADROOM_SOURCE; pools: its lossless pool's
+# share and alpha)
+_NVUE_REFUSED = {
+    "trigger_mode": "dynamic only: NVUE's lossless pool has a dynamic threshold (alpha 1)",
+    "xon_offset_bytes": "not set: NVUE sizes xon itself (NVIDIA advises leaving it to the "
+                        "switch)",
+    "over_subscribe_ratio": "not set: Cumulus Linux %s reserves headroom per PG (no shared "
+                            "headroom pool key)" % cumulus.RELEASE,
+    "lossy_reserved_per_port_bytes": "not set: NVUE sizes the lossy reservations itself",
+}
+
+
+def _nvue(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
+          hardware: Optional[Dict[str, Any]]) -> Choice:
+    """Cumulus: NVUE sizes every headroom itself; the plan estimates it (ieee, or the SONiC
+    formula NVIDIA's own buffer manager uses) and refuses what it would not render."""
+    _foreign_blocks(sw, given, "nvue")
+    for key, why in sorted(_NVUE_REFUSED.items()):
+        if key in given and not (key == "trigger_mode" and given[key] == "dynamic"):
+            raise errors.RoceInputError("roce_lossless.%s" % key, given[key], why, sw.name)
+    for port, over in sorted((sw.vars.get("roce_link_overrides") or {}).items()):
+        if "headroom_bytes" in (over or {}):
+            raise errors.RoceInputError(
+                "roce_link_overrides.%s.headroom_bytes" % port, over["headroom_bytes"],
+                "not set on Cumulus Linux: NVUE sizes each port's headroom from its PFC "
+                "profile's cable length (NVIDIA advises against setting xoff)", sw.name)
+    return _as_planned(sw, asic, dict((k, v) for k, v in given.items() if k != "nvue"),
+                       hardware)
+
+
+def _plan_imposes(sw: Switch, given: Dict[str, Any]) -> Dict[str, Any]:
+    return {}
+
+
+def _pool_percent(given: Dict[str, Any]) -> int:
+    return int((given.get("nvue") or {}).get("lossless_pool_percent",
+                                             cumulus.LOSSLESS_POOL_PERCENT))
+
+
+def _nvue_imposes(sw: Switch, given: Dict[str, Any]) -> Dict[str, Any]:
+    """What NVUE fixes itself: the lossless PGs share the lossless pool (its memory-percent of
+    the shared buffer, rendered) under alpha 1 (not rendered: NVUE's own, ALPHA_SOURCE)."""
+    return {"trigger_fraction": pause.pause_fraction(cumulus.LOSSLESS_ALPHA),
+            "trigger_mode": "dynamic", "lossless_pool_percent": _pool_percent(given)}
+
+
+def _nvue_view(result: Dict[str, Any], given: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """The buffer record's ``nvue``: the pools rendered, what NVUE computes itself, and the
+    requested trigger it replaces."""
+    percent = _pool_percent(given)
+    view: Dict[str, Any] = {"lossless_pool_percent": percent, "lossy_pool_percent": 100 - percent,
+            "pool_source": cumulus.POOL_SOURCE, "alpha": cumulus.LOSSLESS_ALPHA,
+            "alpha_source": cumulus.ALPHA_SOURCE, "headroom_source": cumulus.HEADROOM_SOURCE,
+            "not_rendered": []}
+    if "trigger_fraction" in given:
+        view["not_rendered"].append(
+            "roce_lossless.trigger_fraction %g: NVUE's lossless pool pauses one PG at half its "
+            "size (alpha 1)" % given["trigger_fraction"])
+    return view
+
+
+def _no_view(result: Dict[str, Any], given: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    return None
+
+
 class BufferManager(NamedTuple):
     """Who sizes a platform's lossless profiles, and how the plan matches it."""
     choose: Callable[[Switch, catalog.AsicProfile, Dict[str, Any], Optional[Dict[str, Any]]],
@@ -190,15 +264,27 @@ class BufferManager(NamedTuple):
     dynamic_families: Tuple[str, ...]     # ASIC families with a per-cable dynamic model
     # the switch's own MMU units for the plan's numbers (the buffer record's eos_mmu), or None
     mmu: Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]
+    # lossless settings the switch fixes itself, replacing the roce_lossless ones (switch.py)
+    imposes: Callable[[Switch, Dict[str, Any]], Dict[str, Any]]
+    # the buffer record's view of what the switch computes itself, or None (keyed by the
+    # manager's settings block: the buffer record's "nvue")
+    view: Callable[[Dict[str, Any], Dict[str, Any]], Optional[Dict[str, Any]]]
 
 
 # hardware/platforms.py Platform.buffer_manager -> the manager
 MANAGERS = {
     "sonic-buffermgrd": BufferManager(_sonic_buffermgrd, _sonic_cable_classes, ("spectrum",),
-                                      _no_mmu),
+                                      _no_mmu, _plan_imposes, _no_view),
     # EOS: the plan's numbers rendered as they are, in the Trident MMU profile
-    "eos-mmu": BufferManager(_as_planned, _any_length, (), _eos_mmu),
+    "eos-mmu": BufferManager(_as_planned, _any_length, (), _eos_mmu, _plan_imposes, _no_view),
+    # Cumulus: NVUE sizes each PG's headroom from its port's PFC profile (speed, cable length:
+    # one profile per cable, so per port like SONiC's dynamic model) and the pools' thresholds
+    # itself; the plan renders the cable lengths and the pool split and holds its estimate of
+    # the rest to the chip (hardware/cumulus.py)
+    "nvue": BufferManager(_nvue, _any_length, ("spectrum",), _no_mmu, _nvue_imposes, _nvue_view),
 }
+# roce_lossless blocks that configure one buffer manager -> what they configure
+BLOCKS = {"sonic": "SONiC's buffer manager", "nvue": "Cumulus Linux's NVUE buffer pools"}
 
 
 def manager(platform: str) -> BufferManager:

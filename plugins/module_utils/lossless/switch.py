@@ -29,7 +29,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.model.fabric import Po
 DEFAULT_LOSSLESS_PGS = (3,)       # RoCE on priority 3 (host-nic.md; CL-ROCE)
 SETTINGS_KEYS = ("model", "lossless_pgs", "trigger_fraction", "trigger_mode",
                  "over_subscribe_ratio", "lossy_reserved_per_port_bytes", "sonic", "ecn", "sku",
-                 "xon_offset_bytes", "release")
+                 "xon_offset_bytes", "release", "lossless_pool_percent")
 Row = Tuple[str, "PortClass", Dict[str, Any]]       # (port name, its class, its headroom)
 
 
@@ -191,9 +191,10 @@ def _pause_and_marks(carved: Dict[str, Any], rows: Sequence[Row], cfg: Mapping[s
                 "ports", "%d ports" % len(rows), "more headroom than buffer: %s; shorten "
                 "cables, use fewer lossless PGs or a larger over_subscribe_ratio"
                 % carved["budget_error"], host)
-        # the pool one PG's threshold works on: the shared pool, or one ITM's share of it
+        # the pool one PG's threshold works on: the shared pool, or one ITM's share of it -
+        # all of it, or the lossless pool's share where the switch splits it (NVUE)
         trigger = thresholds.xoff_trigger(
-            carved["itm_pool_bytes"],
+            carved["itm_pool_bytes"] * cfg.get("lossless_pool_percent", 100) // 100,
             cfg.get("trigger_fraction", thresholds.DEFAULT_TRIGGER_FRACTION),
             cfg.get("trigger_mode", "dynamic"), congested_pgs=per_pg * len(rows),
             mtu_bytes=max([cls.mtu_bytes for _name, cls, _hr in rows] or [0]), host=host)
@@ -231,7 +232,10 @@ def plan_switch(sw: Switch, ordered: Sequence[Port],
     asic = catalog.asic_profile(sw.asic, hv.get("roce_asic_overrides"), sw.name)
     _sku_total(asic, hardware, hv.get("roce_asic_overrides") or {})
     settings = dict(hv.get("roce_lossless") or {})       # checked at the gate (schema LOSSLESS)
+    given = dict(settings)
+    manager = buffer_model.manager(sw.platform)
     choice = buffer_model.choose(sw, asic, settings, hardware)
+    settings.update(manager.imposes(sw, given))      # what the switch fixes itself
     # sorted: the same plan whatever order the inventory (or ansible-inventory) gave the keys
     ecn_over = dict(sorted((settings.get("ecn") or {}).items()))
     settings.update(model=choice.model, sonic=choice.knobs, sku=choice.sku, ecn=ecn_over,
@@ -252,8 +256,12 @@ def plan_switch(sw: Switch, ordered: Sequence[Port],
     result = switch_lossless(asic, ports, settings, sw.name, strict=False,
                              table_classes=lambda speed: buffer_model.cable_classes(sw, speed))
     result["sonic"] = choice.intent
-    result["eos_mmu"] = buffer_model.manager(sw.platform).mmu(result)
+    result["eos_mmu"] = manager.mmu(result)
     result["ecn_overrides"] = ecn_over
+    view = manager.view(result, given)
+    if view is not None:        # what the switch computes itself (Cumulus: NVUE's pools)
+        result["nvue"] = dict(view, lossless_pool_bytes=result["itm_pool_bytes"] *
+                              view["lossless_pool_percent"] // 100)
     return asic, result
 
 

@@ -259,7 +259,22 @@ def _switch(fab: Fabric, name: str, role: str, index: int,
         raise errors.RoceInputError(field, sw.pfc_watchdog["action"], "an action %s has: %s"
                                     % (platforms.PLATFORMS[sw.platform].title,
                                        ", ".join(sorted(actions))), name)
+    _check_limits(sw, s)
     return sw
+
+
+def _check_limits(sw: Switch, s: Dict[str, Any]) -> None:
+    """Refuse a setting the switch's platform takes only in a narrower range (Platform.limits)."""
+    platform = platforms.PLATFORMS[sw.platform]
+    values = {"routing.maximum_paths": s["routing"]["maximum_paths"],
+              "pfc_watchdog.poll_ms": sw.pfc_watchdog["poll_ms"]}
+    for key, (lo, hi, source) in sorted(platform.limits.items()):
+        if not lo <= values[key] <= hi:
+            own, _, name = key.partition(".")      # a switch's own roce_<block> names it
+            field = ("roce_" if name in (sw.vars.get("roce_" + own) or {}) else
+                     "roce_fabric.") + key
+            raise errors.RoceInputError(field, values[key], "%d to %d on %s (%s)"
+                                        % (lo, hi, platform.title, source), sw.name)
 
 
 def _asic_name(sw: Switch, hv: Dict[str, Any]) -> str:

@@ -128,8 +128,11 @@ def _switch_intent(fab: Fabric, sw: Switch, ordered: Sequence[Port], lossless: L
     ports: List[Any] = []
     below, above = fabric.DOWNLINK[sw.role], fabric.UPLINK.get(sw.role)
     down = up = 0
+    speeds = set()          # of the up fabric ports: where adaptive routing would run
     for p in ordered:
         if p.up:
+            if p.peer_kind in _FABRIC_PEERS:
+                speeds.add(p.speed_gbps)
             if p.peer_kind == below:
                 down += p.speed_gbps
             elif p.peer_kind == above:
@@ -143,6 +146,7 @@ def _switch_intent(fab: Fabric, sw: Switch, ordered: Sequence[Port], lossless: L
             "lanes_per_port": p.lanes_per_port,
             "lossless": by_name.get(p.name),
         })
+    fabric_speeds = frozenset(speeds)
     return {
         "kind": "switch", "name": sw.name, "role": sw.role, "platform": sw.platform,
         "oversubscription": down / float(up) if up else None,
@@ -151,10 +155,11 @@ def _switch_intent(fab: Fabric, sw: Switch, ordered: Sequence[Port], lossless: L
         "pod": fab.pods[sw.pod]["name"] if sw.pod is not None else None, "plane": sw.plane,
         "qos": _once(shared, ("qos", id(sw.qos)), lambda: qos.qos_intent(sw.qos, sw.name)),
         "pfc_watchdog": sw.pfc_watchdog,
-        "ecmp": _once(shared, ("ecmp", id(sw.ecmp), sw.role, sw.platform, asic.value("family")),
+        "ecmp": _once(shared, ("ecmp", id(sw.ecmp), sw.role, sw.platform, asic.value("family"),
+                               fabric_speeds),
                       lambda: dict(sw.ecmp, seed=sw.ecmp["seeds"][sw.role],
                                    rendered=hardware_platforms.PLATFORMS[sw.platform].ecmp(
-                                       asic.value("family"), sw.role, sw.ecmp))),
+                                       asic.value("family"), sw.role, sw.ecmp, fabric_speeds))),
         "bgp": _bgp(fab, sw, ordered), "ports": ports,
         "base_config": _base_config(sw),
         "buffer": _once(shared, ("buffer", id(lossless_result)), lambda: dict(

@@ -24,6 +24,11 @@ def _eos_hardware(model: Dict[str, Any], mode: Mode) -> Dict[str, Any]:
     return {"eos_tx_queue": model["eos"]["tx_queue"]} if model.get("eos") else {}
 
 
+def _no_hardware(model: Dict[str, Any], mode: Mode) -> Dict[str, Any]:
+    """Cumulus adds nothing: its breakout and port names are in the platform-neutral record."""
+    return {}
+
+
 class PlanHook(NamedTuple):
     # the platform's keys of the hardware record, from the model's data and its breakout
     hardware: Callable[[Dict[str, Any], Mode], Dict[str, Any]]
@@ -34,4 +39,6 @@ class PlanHook(NamedTuple):
 PLATFORMS = {
     "sonic": PlanHook(hardware=_sonic_hardware, base_config=False),
     "eos": PlanHook(hardware=_eos_hardware, base_config=True),
+    # NVUE keeps what a revision does not touch: the deploy patches the plan's part only
+    "cumulus": PlanHook(hardware=_no_hardware, base_config=False),
 }

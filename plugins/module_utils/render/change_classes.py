@@ -44,7 +44,9 @@ ACTION = {
 REASONS = {
     "ecn": (HITLESS, "ECN/WRED thresholds are set on the existing WRED object in place",
             "sonic-swss qosorch: WRED_PROFILE fields are SAI set attributes of one object; EOS "
-            "random-detect ecn is a tx-queue setting applied in the session commit [M]"),
+            "random-detect ecn is a tx-queue setting applied in the session commit [M]; "
+            "Cumulus Linux 5.14 QoS page: a switchd reload \"does not impact traffic "
+            "forwarding\" but for buffer and PFC changes [M]"),
     "watchdog": (HITLESS, "PFC watchdog timers and counters", "sonic-swss pfcwdorch; EOS "
                  "priority-flow-control pause watchdog [M]"),
     "cosmetic": (HITLESS, "descriptions, neighbour metadata, counters, comments",
@@ -53,7 +55,9 @@ REASONS = {
                "Dell Enterprise SONiC RoCE design: buffer changes under traffic can corrupt "
                "the MMU, drain or reboot [M]; sonic-swss bufferorch applies pool/profile sets "
                "live (sonic-swss #1430) [V]; EOS platform trident mmu queue profile "
-               "(eos-and-avd.md) [M]"),
+               "(eos-and-avd.md) [M]; Cumulus Linux 5.14 QoS page: a switchd reload for a "
+               "qos_infra.conf (pools, queue map) or PFC change \"might result in momentary "
+               "packet loss\" [V]"),
     "qos": (TRAFFIC, "traffic is re-classified or re-scheduled (DSCP/TC/PG/queue maps, "
             "schedulers, PFC enable)", "SONiC qosorch re-binds the maps on the port; packets "
             "in flight change class [M]"),
@@ -84,6 +88,15 @@ REASONS = {
                       "3 forwarding agent' and agent SandL3Unicast terminate re-adds all routes "
                       "[M]; AVD eos_designs docs: 'All forwarding agents will be restarted' "
                       "when platform trident forwarding-table partition is applied [M]"),
+    "switchd-restart": (FLAP, "NVUE restarts switchd: every port of the switch resets",
+                        "Cumulus Linux 5.14 ECMP page: configuring the hash seed \"restarts the "
+                        "switchd service, which causes all network ports to reset\" [V]"),
+    "adaptive-routing": (TRAFFIC, "adaptive routing on or off: switchd reloads and flows are "
+                         "re-steered", "Cumulus Linux 5.14 ECMP page: \"Enabling or disabling "
+                         "adaptive routing ... reloads the switchd service\" [V]"),
+    "frr-restart": (TRAFFIC, "the BGP ASN: NVUE restarts FRR, every session resets",
+                    "Cumulus Linux 5.14 Basic BGP Configuration: changing the ASN restarts the "
+                    "FRR service, \"which might impact traffic\" [V]"),
     "unknown": (TRAFFIC, "a part this plan has no rule for: treated as traffic-affecting",
                 "conservative default"),
 }

@@ -22,6 +22,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import (
     sku_tables, vendor_defaults)
 from ansible_collections.roce.fabric.plugins.module_utils.records import Plan, SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import document
+from ansible_collections.roce.fabric.plugins.module_utils.render.cumulus import (
+    nvue as cumulus_nvue)
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import cli as eos_cli
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import config_db
 
@@ -302,8 +305,50 @@ def _eos_rows(dev: SwitchIntent, rendered: Mapping[str, str]) -> List[Row]:
     return rows
 
 
+# -- Cumulus: startup.yaml as render/cumulus/nvue.py writes it -----------------------------------
+
+R_CABLE = "the port's cable, rounded up to whole metres: NVUE sizes the headroom from it"
+R_NVUE_POOL = "the plan's pool split (roce_lossless.nvue.lossless_pool_percent)"
+
+
+def _cumulus_rows(dev: SwitchIntent, rendered: Mapping[str, str]) -> List[Row]:
+    text = rendered.get(cumulus_nvue.CONFIG_PATH % dev["name"])
+    ops = document.load(text) if text else cumulus_nvue.nvue_document(dev)
+    tree = ops[0]["set"]
+    vendor = sku_tables.VENDOR_DEFAULTS["cumulus"]
+    qos = tree["qos"]
+    rows: List[Row] = []
+    (wred, src) = vendor["ecn"]
+    for name, profile in qos["congestion-control"].items():
+        for tc, marks in profile["traffic-class"].items():
+            if marks.get("ecn") != "enable":
+                continue
+            for key, field in (("kmin_bytes", "min-threshold"), ("kmax_bytes", "max-threshold"),
+                               ("pmax_percent", "probability")):
+                rows.append(_row("%s TC %s %s" % (name, tc, field), wred[key], marks[field],
+                                 R_ECN + "; vendor: " + src))
+    cable, src = vendor["pfc_cable_m"]
+    for name, profile in qos["pfc"].items():
+        rows.append(_row("pfc %s cable-length (m)" % name, cable, profile["cable-length"],
+                         R_CABLE + "; vendor: " + src))
+    pools, src = vendor["pools"]
+    for name, pool in qos["traffic-pool"].items():
+        rows.append(_row("traffic-pool %s memory-percent" % name, pools.get(name),
+                         pool["memory-percent"], R_NVUE_POOL + "; vendor: " + src))
+    wd, src = vendor["watchdog"]
+    for key, value in qos.get("pfc-watchdog", {}).items():
+        rows.append(_row("pfc-watchdog %s" % key, wd.get(key), value, R_WD + "; vendor: " + src))
+    mtus = sorted(set(port["link"]["mtu"] for name, port in tree["interface"].items()
+                      if "mtu" in port.get("link", {})))
+    if mtus:
+        mtu, src = vendor["port_mtu"]
+        rows.append(_row("interface link mtu", mtu, "/".join(str(m) for m in mtus),
+                         R_MTU + "; vendor: " + src))
+    return rows
+
+
 # the rows of each platform's config (hardware/platforms.py NAMES)
-ROWS = {"sonic": _sonic_rows, "eos": _eos_rows}
+ROWS = {"sonic": _sonic_rows, "eos": _eos_rows, "cumulus": _cumulus_rows}
 
 
 def deviations_md(plan: Plan, switches: Optional[List[SwitchIntent]] = None,

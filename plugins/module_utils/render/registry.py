@@ -11,13 +11,17 @@ __metaclass__ = type
 from typing import Dict, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.records import SwitchIntent
+from ansible_collections.roce.fabric.plugins.module_utils.render.cumulus import (
+    platform as cumulus_platform)
 from ansible_collections.roce.fabric.plugins.module_utils.render.eos import (
     platform as eos_platform)
 from ansible_collections.roce.fabric.plugins.module_utils.render import renderer
 from ansible_collections.roce.fabric.plugins.module_utils.render.sonic import (
     platform as sonic_platform)
 
-RENDERERS: Dict[str, renderer.Renderer] = {"sonic": sonic_platform.RENDERER, "eos": eos_platform.RENDERER}
+RENDERERS: Dict[str, renderer.Renderer] = {"sonic": sonic_platform.RENDERER,
+                                           "eos": eos_platform.RENDERER,
+                                           "cumulus": cumulus_platform.RENDERER}
 
 
 def config_paths(dev: SwitchIntent) -> Tuple[str, ...]:

@@ -238,11 +238,15 @@ def topology(plan: Plan) -> str:
                     40 + 7.5 * len(title), 560))
     body += _link_lines(labels, widths, pos)
     body += _boxes(nodes, pos)
+    # the platforms the fabric runs, in the registry's order: the legend and the mixed fill
+    present = set(cast(SwitchIntent, d)["platform"] for d in plan["devices"].values()
+                  if d["kind"] == "switch")
+    platforms = [name for name in registry.RENDERERS if name in present]
     if any(n[5] == "mixed" for n in nodes):
-        body.insert(0, _mixed_fill())
+        body.insert(0, _mixed_fill(platforms))
     body.insert(0, _text(20, 22, title, 13, "start", ' font-weight="bold"'))
     bottom = (host_y if hosts else row_y[tiers[-1]]) + BOX_H + 26
-    legend, y = _legend(20, bottom, [(name, "") for name in registry.RENDERERS] + [
+    legend, y = _legend(20, bottom, [(name, "") for name in platforms] + [
         ("hosts", "GPU hosts, each host once: the hosts cabled to the same leaves"),
         ("link", "")], width - 20)
     body += legend
@@ -336,9 +340,9 @@ def _boxes(nodes: List[Node], pos: Dict[str, Tuple[float, int]]) -> List[str]:
     return out
 
 
-def _mixed_fill() -> str:
-    """The fill of a box whose switches run several platforms: one band per platform."""
-    names = list(registry.RENDERERS)
+def _mixed_fill(names: List[str]) -> str:
+    """The fill of a box whose switches run several platforms: one band per platform of the
+    fabric (``names``)."""
     stops = []
     for i in range(len(names) - 1):
         at = "%g" % ((i + 1) / float(len(names)))

@@ -112,7 +112,7 @@ def test_ranges_expand_back_to_the_same_hosts_in_order(names):
     ({"gpus": 1024, "models": {"lef": "sn5600"}}, "models.lef", "unknown key"),
     ({"gpus": 1024, "models": {"leaf": "sn5600"}}, "platforms.leaf", "a platform sn5600 runs"),
     ({"gpus": 1024, "platforms": "juniper"}, "platforms", "one of mixed, sonic, eos"),
-    ({"gpus": 1024, "platforms": {"spine": "nxos"}}, "platforms.spine", "one of eos, sonic"),
+    ({"gpus": 1024, "platforms": {"spine": "nxos"}}, "platforms.spine", "one of cumulus, eos, sonic"),
     ({"gpus": 1024, "models": "sn4700", "platforms": "sonic"}, "radix",
      "at most the 32 x 400G ports"),
     ({"gpus": 1024, "speed_gbps": 300}, "speed_gbps", "one of 10, 25, 40, 50, 100, 200, 400, 800"),

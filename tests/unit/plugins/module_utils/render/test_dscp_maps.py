@@ -6,7 +6,8 @@ fabrics of every platform mix.
 
 The RoCE DSCP is the one the hosts' rendered settings mark RoCE with (roce_tos >> 2, RFC 3168:
 the two low bits are ECN); the lossless priorities are the ones the rendered config enables PFC
-on (SONiC PORT_QOS_MAP pfc_enable, EOS `priority-flow-control priority N no-drop`)."""
+on (SONiC PORT_QOS_MAP pfc_enable, EOS `priority-flow-control priority N no-drop`, Cumulus the
+switch priorities of the PFC profiles its ports use, read with PyYAML)."""
 import glob
 import json
 import os
@@ -48,6 +49,21 @@ def _eos(text):
     return table, pfc
 
 
+def _cumulus(text):
+    """NVUE startup.yaml: trust l3 and the DSCP -> switch priority map; PFC on the switch
+    priorities of every PFC profile a port uses (YAML read by PyYAML, not the collection's
+    reader)."""
+    (op,) = yaml.safe_load(text)
+    tree = op["set"]
+    mapping = tree["qos"]["mapping"]["default-global"]
+    assert mapping["trust"] == "l3"
+    table = dict((int(d), int(v["switch-priority"])) for d, v in mapping["dscp"].items())
+    used = set(port["qos"]["pfc"]["profile"] for port in tree["interface"].values()
+               if "qos" in port)
+    pfc = set(int(sp) for name in used for sp in tree["qos"]["pfc"][name]["switch-priority"])
+    return table, pfc
+
+
 def _nics(text):
     """(name, complete table, PFC priorities, RoCE DSCP) of each NIC of a host file: the
     table the nic module writes - dscp_prio, every other DSCP on dscp_default_prio."""
@@ -73,9 +89,10 @@ def check_files(files):
     dscp = roce.pop()
     switches = 0
     for path, text in sorted(files.items()):
-        if path.startswith("configs/") and path.endswith((".json", ".cfg")):
+        if path.startswith("configs/") and path.endswith((".json", ".cfg", ".yaml")):
             switches += 1
-            table, pfc = (_sonic if path.endswith(".json") else _eos)(text)
+            reader = {".json": _sonic, ".cfg": _eos, ".yaml": _cumulus}[os.path.splitext(path)[1]]
+            table, pfc = reader(text)
             if sorted(table) != list(range(64)):
                 problems.append("%s: map lists %d of 64 DSCPs" % (path, len(table)))
             lossless = sorted(d for d, tc in table.items() if tc in pfc)
@@ -88,7 +105,7 @@ def check_files(files):
 def _read(root):
     out = {}
     for path in glob.glob(os.path.join(root, "**", "*"), recursive=True):
-        if os.path.isfile(path) and path.endswith((".json", ".cfg", ".yml")):
+        if os.path.isfile(path) and path.endswith((".json", ".cfg", ".yml", ".yaml")):
             with open(path) as handle:
                 out[os.path.relpath(path, root)] = handle.read()
     return out
