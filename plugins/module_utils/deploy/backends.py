@@ -52,12 +52,15 @@ BACKENDS: Dict[str, Backend] = dict((b.name, b) for b in (
              "netdevs, bgpd.conf to FRR (the namespace labs)"),
     _backend("eos", "eos", False, roll.ports_eos,
              "Arista EOS through arista.eos: the plan's sections in a configuration session"),
+    _backend("cumulus", "cumulus", False, roll.ports_nvue,
+             "Cumulus Linux through the NVUE REST API: the plan's part of the tree in a "
+             "revision, applied with a confirm timeout (rolls back by itself unless confirmed)"),
 ))
 NAMES: Tuple[str, ...] = tuple(BACKENDS)
 
 # The backend a switch gets unless switch_deploy_backend says otherwise (linux is for labs only:
 # chosen, never defaulted).
-DEFAULTS: Mapping[str, str] = {"sonic": "sonic", "eos": "eos"}
+DEFAULTS: Mapping[str, str] = {"sonic": "sonic", "eos": "eos", "cumulus": "cumulus"}
 
 # roce.fabric.port_problems' source when none is given (its documented default).
 PORT_SOURCE = "linux"

@@ -195,6 +195,21 @@ def ports_eos(status: Any) -> Dict[str, Dict[str, Any]]:
     return out
 
 
+def ports_nvue(interfaces: Any) -> Dict[str, Dict[str, Any]]:
+    """Cumulus NVUE ``GET /nvue_v1/interface`` (operational): {port: {up, mtu, speed_gbps}} -
+    link.oper-status "up", link.mtu an integer, link.speed "400G" (absent on a port that is
+    down) (NVUE-API.md, Cumulus Linux 5.14: the interface JSON and the speed example)."""
+    data = json.loads(interfaces) if isinstance(interfaces, str) else (interfaces or {})
+    out = {}
+    for name, entry in data.items():
+        link = (entry or {}).get("link") or {}
+        speed = str(link.get("speed") or "")
+        out[name] = {"up": link.get("oper-status") == "up", "mtu": link.get("mtu"),
+                     "speed_gbps": int(speed[:-1]) if speed[:-1].isdigit() and
+                     speed.endswith("G") else None}
+    return out
+
+
 def port_problems(planned: Mapping[str, Mapping[str, Any]],
                   live: Mapping[str, Mapping[str, Any]],
                   ports: Optional[Iterable[str]] = None) -> List[str]:

@@ -18,8 +18,13 @@ from typing import Any, Dict, List
 
 
 def _peers(summary: Dict[str, Any]) -> Dict[str, Any]:
-    """{address: {"state": ...}} from FRR (``peers``, or under ``ipv4Unicast``) or from EOS
-    ``show ip bgp summary | json`` (``vrfs.default.peers``, state in ``peerState``)."""
+    """{address: {"state": ...}} from FRR (``peers``, or under ``ipv4Unicast``), from EOS
+    ``show ip bgp summary | json`` (``vrfs.default.peers``, state in ``peerState``) or from
+    Cumulus NVUE (``nvue``: GET /nvue_v1/vrf/default/router/bgp/neighbor, neighbour -> state,
+    lower case: Troubleshooting-BGP.md shows established, idle, connect)."""
+    if "nvue" in summary:
+        return dict((a, {"state": str((p or {}).get("state", "absent")).capitalize()})
+                    for a, p in (summary["nvue"] or {}).items())
     if "vrfs" in summary:
         peers = ((summary["vrfs"].get("default") or {}).get("peers") or {})
         return dict((a, {"state": p.get("peerState", "absent")}) for a, p in peers.items())
@@ -28,9 +33,36 @@ def _peers(summary: Dict[str, Any]) -> Dict[str, Any]:
     return (summary.get("ipv4Unicast") or {}).get("peers", {})
 
 
+def _nvue_routes(rib: Dict[str, Any], nexthop: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Cumulus NVUE: GET /nvue_v1/vrf/default/router/rib/ipv4/route (prefix -> route-entry ->
+    nexthop-group-id, flags) and GET /nvue_v1/router/nexthop (rib -> group -> resolved-via, its
+    members; depends: child groups) (NVUE-API.md, Show-Commands/Router-Nexthop.md), as rows:
+    the selected entry's group's next hops."""
+    groups = (nexthop or {}).get("rib") or {}
+
+    def members(gid: Any, seen: Any = ()) -> List[str]:
+        group = groups.get(str(gid)) or {}
+        out = list(group.get("resolved-via") or {})
+        for child in (group.get("depends") or {}):
+            if str(child) not in seen:
+                out += members(child, tuple(seen) + (str(gid),))
+        return out
+    rows = []
+    for prefix, route in (rib or {}).items():
+        entries = list(((route or {}).get("route-entry") or {}).values())
+        chosen = [e for e in entries if "selected" in (e.get("flags") or {})] or entries
+        if chosen:
+            rows.append({"dst": prefix,
+                         "nexthops": members(chosen[0].get("nexthop-group-id"))})
+    return rows
+
+
 def routes_list(routes: Any) -> List[Dict[str, Any]]:
     """Kernel ``ip -j route show`` rows as they are; EOS ``show ip route | json``
-    (``vrfs.default.routes``: prefix -> ``vias``) as the same rows."""
+    (``vrfs.default.routes``: prefix -> ``vias``) and Cumulus NVUE (``nvue``: {rib, nexthop})
+    as the same rows."""
+    if isinstance(routes, dict) and "nvue" in routes:
+        return _nvue_routes(routes["nvue"].get("rib") or {}, routes["nvue"].get("nexthop") or {})
     if isinstance(routes, dict):
         table = ((routes.get("vrfs") or {}).get("default") or {}).get("routes") or {}
         return [{"dst": prefix, "nexthops": entry.get("vias") or []}

@@ -234,11 +234,13 @@ def test_config_files_are_the_renderers_and_refuse_what_is_not_a_switch():
         "configs/leaf1a.json", "configs/leaf1a.bgpd.conf"]
     assert backend_filter.config_files({"name": "leaf2a", "platform": "eos"}) == [
         "configs/leaf2a.cfg"]
+    assert backend_filter.config_files({"name": "leaf1a", "platform": "cumulus"}) == [
+        "configs/leaf1a.yaml"]
     for bad in (None, {"name": "x", "platform": "junos"}):
         with pytest.raises(AnsibleFilterError) as err:
             backend_filter.config_files(bad)
-        assert "a switch of the plan (switch_deploy_device) with a platform of eos" \
-            in str(err.value)
+        assert "a switch of the plan (switch_deploy_device) with a platform of cumulus, eos, " \
+            "sonic" in str(err.value)
 
 
 DEVICE = {"ports": [{"name": "Ethernet0", "up": True, "peer": "spine1", "mtu_bytes": 9216,
@@ -246,12 +248,13 @@ DEVICE = {"ports": [{"name": "Ethernet0", "up": True, "peer": "spine1", "mtu_byt
 
 
 # What each parser reads when the switch reports no port at all.
-NO_PORTS = {roll.ports_linux: "[]", roll.ports_sonic: "", roll.ports_eos: "{}"}
+NO_PORTS = {roll.ports_linux: "[]", roll.ports_sonic: "", roll.ports_eos: "{}",
+            roll.ports_nvue: "{}"}
 
 
 def test_port_problems_reads_each_backend_with_its_parser():
-    assert [backends.BACKENDS[n].ports for n in ("linux", "sonic", "eos")] == [
-        roll.ports_linux, roll.ports_sonic, roll.ports_eos]
+    assert [backends.BACKENDS[n].ports for n in ("linux", "sonic", "eos", "cumulus")] == [
+        roll.ports_linux, roll.ports_sonic, roll.ports_eos, roll.ports_nvue]
     for b in backends.BACKENDS.values():
         assert switch_filters.port_problems(DEVICE, NO_PORTS[b.ports], source=b.name) == [
             "Ethernet0: not found"], b.name
