@@ -23,13 +23,13 @@ __metaclass__ = type
 
 import math
 import re
-from typing import Any, Dict, List, cast
+from typing import Any, Dict, List
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import document
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import cumulus
 from ansible_collections.roce.fabric.plugins.module_utils.plan import qos as plan_qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
-    EcnMarks, LosslessProfile, PortIntent, SwitchIntent)
+    EcnMarks, PortIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 Tree = document.Tree
@@ -50,9 +50,10 @@ def ecn_profile(marks: EcnMarks) -> str:
 
 
 def cable_length(port: PortIntent) -> int:
-    """The PFC profile's cable length: whole metres (1-100000), the port's class rounded up."""
-    ll = cast(LosslessProfile, port["lossless"])
-    return max(cumulus.PFC_CABLE_M[0], int(math.ceil(ll["cable_class_m"])))
+    """The PFC profile's cable length: the port's real cable in whole metres, rounded up
+    (1-100000). Not the cable class a SONiC peer's SKU table rounds the link to: NVUE computes
+    the headroom from the length itself."""
+    return max(cumulus.PFC_CABLE_M[0], int(math.ceil(port["cable_m"])))
 
 
 def nvue_document(dev: SwitchIntent) -> List[Tree]:

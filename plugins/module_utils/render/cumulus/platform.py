@@ -28,10 +28,12 @@ def doc_notes(dev: SwitchIntent) -> List[str]:
              "length and an ECN profile per mark class - not through `nv set qos roce`, whose "
              "ECN and scheduler NVIDIA documents no way to override." % cumulus.RELEASE,
              "- headroom: NVUE sizes each lossless PG's xoff, xon and port buffer itself from "
-             "its PFC profile's cable length (%s); the headroom columns above are the plan's "
-             "estimate (model `%s`), not rendered." % (", ".join(sorted(
+             "its PFC profile's cable length (%s: the real cable, not the class); the "
+             "headroom columns above are the plan's estimate (model `%s`), not rendered, and "
+             "the buffer carve below is the plan's estimate of the same ASIC in SONiC's "
+             "accounting." % (", ".join(sorted(set(
                  nvue.pfc_profile(nvue.cable_length(p)) for p in dev["ports"]
-                 if p["lossless"])) or "none", dev["buffer"]["model"]) if any(
+                 if p["lossless"]))) or "none", dev["buffer"]["model"]) if any(
                  p["lossless"] for p in dev["ports"]) else
              "- headroom: no lossless port.",
              "- pools: default-lossless %d %% and default-lossy %d %% of the shared buffer "
