@@ -76,10 +76,12 @@ def get(tree, path):
 
 
 def merge(tree, body):
+    """A PATCH merged: a value set, ``null`` unsets, an object merged key by key (an empty one
+    names the node and changes nothing that is there)."""
     for key, value in body.items():
         if value is None:
             tree.pop(key, None)
-        elif isinstance(value, dict) and value and isinstance(tree.get(key), dict):
+        elif isinstance(value, dict) and isinstance(tree.get(key), dict):
             merge(tree[key], value)
         else:
             tree[key] = copy.deepcopy(value)
@@ -89,8 +91,8 @@ def cross_checks(tree):
     """[(location, reason)] of the documented rules across keys (module docstring)."""
     out = []
     qos = tree.get("qos") or {}
-    pools = dict(POOLS_DEFAULT)
-    pools.update(qos.get("traffic-pool") or {})
+    pools = copy.deepcopy(POOLS_DEFAULT)
+    merge(pools, qos.get("traffic-pool") or {})
     total = sum(p.get("memory-percent", 0) for p in pools.values())
     if total > 100:
         out.append(("qos.traffic-pool", "The total memory allocation across pools must not "
@@ -107,11 +109,12 @@ def cross_checks(tree):
                 out.append(("qos.egress-scheduler.%s.traffic-class.%s" % (name, tc),
                             "dwrr mode needs a bw-percent between 1 and 100"))
     bgp = get(tree, ("router", "bgp")) or {}
-    if bgp.get("enable") == "on" or get(tree, ("vrf", "default", "router", "bgp", "enable")) == "on":
-        if not bgp.get("router-id"):
+    vrf = get(tree, ("vrf", "default", "router", "bgp")) or {}
+    if bgp.get("enable") == "on" or vrf.get("enable") == "on":
+        if not (bgp.get("router-id") or vrf.get("router-id")):
             out.append(("router.bgp.enable", "BGP requires router-id to be set globally or in "
                                              "the VRF.\n"))
-        if not bgp.get("autonomous-system"):
+        if not (bgp.get("autonomous-system") or vrf.get("autonomous-system")):
             out.append(("router.bgp.enable", "BGP requires autonomous-system to be set globally "
                                              "or in the VRF.\n"))
     for name, port in (tree.get("interface") or {}).items():
@@ -122,7 +125,7 @@ def cross_checks(tree):
 def _port_checks(tree, name, port):
     out = []
     pq = port.get("qos") or {}
-    for kind in ("pfc", "congestion-control", "link-pause"):
+    for kind in ("pfc", "congestion-control", "link-pause", "mapping", "egress-scheduler"):
         profile = (pq.get(kind) or {}).get("profile")
         if profile and profile not in (get(tree, ("qos", kind)) or {}):
             out.append(("interface.%s.qos.%s.profile" % (name, kind),
@@ -143,15 +146,16 @@ def _port_checks(tree, name, port):
     if "s" in name[3:] and name.startswith("swp"):
         cage, sub = name[3:].split("s", 1)
         modes = get(tree, ("interface", "swp" + cage, "link", "breakout")) or {}
-        ways = max([int(m[:-1]) for m in modes] or [1])
-        if int(sub) >= ways:
+        ways = max([int(m[:-1]) for m in modes] or [0])     # 1x: the cage is the port
+        if ways < 2 or int(sub) >= ways:
             out.append(("interface.%s" % name, "swp%s is not broken out into %d ports"
                         % (cage, int(sub) + 1)))
     return out
 
 
 def validate(tree):
-    return nvue_schema.problems(tree) + cross_checks(tree)
+    """The schema's problems; the rules across keys only on a tree the schema takes."""
+    return nvue_schema.problems(tree) or cross_checks(tree)
 
 
 class State:
@@ -304,7 +308,11 @@ def make_handler(state):
             head = self.headers.get("Authorization", "")
             if not head.startswith("Basic "):
                 return 401
-            user, _, password = base64.b64decode(head[6:]).decode().partition(":")
+            try:
+                user, _, password = base64.b64decode(head[6:], validate=True).decode() \
+                    .partition(":")
+            except (ValueError, UnicodeDecodeError):
+                return 401
             if (user, password) != (state.user, state.password):
                 return 401
             return 403 if password == "cumulus" else None
