@@ -22,15 +22,15 @@ description:
     the plan owns and no longer wants removed (O(previous), the deployed-state record, says what
     it owned before), everything else kept - creates a revision, patches it and shows the
     revision's diff as NVUE commands. Check mode ends there (the pending revision is left for
-    NVUE to prune). Otherwise the revision is applied with a confirm timeout (O(confirm_s)):
+    NVUE to prune). Otherwise the revision is applied with a confirm timeout (O(confirm_s)) -
     unless O(state=confirmed) follows in time, NVUE rolls it back by itself.
   - Objects the plan changes that the switch uses for something the plan does not own are
     refused before any revision exists (a bond with a plan port, a plan port in a VRF or bridge,
     a foreign reference to a plan policy, a source interface or address the deploy changes).
   - A change of a port breakout is applied first, on its own (NVIDIA - apply breakouts before
     the QoS of the new ports), then the rest.
-  - The REST form of confirming is not documented by NVIDIA; the module sends
-    C({"state": "confirm_yes"}) to the revision, as third-party NVUE clients do.
+  - 'The REST form of confirming is not documented by NVIDIA; the module sends
+    C({"state": "confirm_yes"}) to the revision, as third-party NVUE clients do.'
 options:
   host:
     description: The switch's address.

@@ -81,7 +81,8 @@ def _value(text: str, number: int) -> Any:
 def load(text: str) -> List[Tree]:
     """The operations of a document written by ``dump`` (or by NVUE in the same style)."""
     ops: List[Tree] = []
-    stack: List[Tuple[int, Tree]] = []
+    # open mappings: [key's indent, the mapping, its children's indent (set by the first)]
+    stack: List[List[Any]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
@@ -89,29 +90,31 @@ def load(text: str) -> List[Tree]:
         if not match:
             raise ValueError("line %d: not NVUE's block YAML: %s" % (number, raw.strip()))
         pad, item, key_text, rest = match.groups()
-        key = _value(key_text, number)
-        key = str(key)
+        key = str(_value(key_text, number))
         if item:                        # "- set:" starts an operation at the top level
             if pad or rest:
                 raise ValueError("line %d: an operation is '- set:' at the left" % number)
-            op: Tree = {}
+            op: Tree = {key: {}}
             ops.append(op)
-            op[key] = {}
-            stack = [(-1, op), (0, op[key])]
+            stack = [[0, op[key], None]]
             continue
         indent = len(pad)
         while stack and stack[-1][0] >= indent:
             stack.pop()
-        if len(stack) < 2:
+        if not stack:
             raise ValueError("line %d: outside an operation: %s" % (number, raw.strip()))
-        parent = stack[-1][1]
-        if key in parent:
+        parent = stack[-1]
+        if parent[2] is None:
+            parent[2] = indent
+        elif indent != parent[2]:
+            raise ValueError("line %d: indented under no mapping: %s" % (number, raw.strip()))
+        if key in parent[1]:
             raise ValueError("line %d: %s given twice" % (number, key))
         if rest is None or rest == "":
-            parent[key] = {}
-            stack.append((indent, parent[key]))
+            parent[1][key] = {}
+            stack.append([indent, parent[1][key], None])
         else:
-            parent[key] = _value(rest, number)
+            parent[1][key] = _value(rest, number)
     return ops
 
 

@@ -138,8 +138,8 @@ def change(applied: document.Tree, rendered: document.Tree,
         elif isinstance(node, dict) and isinstance(mine, dict):
             unsets += _absent_nodes(node, mine, root)
     if previous:                    # what the plan set before and no longer does
-        unsets += [p for p in _absent_nodes(previous, want, ())
-                   if document.get(applied, p) is not None]
+        for path in _absent_nodes(previous, want, ()):
+            unsets += _remove(document.get(applied, path), document.get(previous, path), path)
     unsets = _shallowest(unsets)
     sets = [(p, v) for p, v in document.flatten(want) if document.get(applied, p) != v and
             not (v == {} and isinstance(document.get(applied, p), dict))]
@@ -151,6 +151,31 @@ def change(applied: document.Tree, rendered: document.Tree,
     owned = roots + [p for p, _v in document.flatten(want)] + unsets
     refusals = _refusals(applied, want, owned, ports, sets, unsets)
     return Change(patch, sets, unsets, refusals)
+
+
+def _remove(have: Any, mine: Any, path: Path) -> List[Path]:
+    """The nodes to unset so that what ``mine`` (the previous record's node at ``path``) set is
+    gone from ``have`` (the applied node) and whatever else is there stays."""
+    if have is None:
+        return []
+    if not isinstance(have, dict) or not isinstance(mine, dict) or not mine or \
+            _covered(have, mine):
+        return [path]
+    out: List[Path] = []
+    for key, sub in mine.items():
+        out += _remove(have.get(key), sub, path + (key,))
+    return out
+
+
+def _covered(have: document.Tree, mine: document.Tree) -> bool:
+    """Whether everything in ``have`` is also in ``mine`` (a member ``{}`` covers its node)."""
+    for key, value in have.items():
+        if key not in mine:
+            return False
+        if isinstance(value, dict) and isinstance(mine[key], dict) and mine[key] and \
+                not _covered(value, mine[key]):
+            return False
+    return True
 
 
 def _shallowest(paths: List[Path]) -> List[Path]:
@@ -176,7 +201,9 @@ def restore(now: document.Tree, before: document.Tree, owned: List[Path]) -> doc
     """The patch that returns every ``owned`` node of ``now`` to what ``before`` held (after a
     failed roll the switch did not roll back by itself)."""
     patch: document.Tree = {}
-    roots = _shallowest(owned)
+    # an owned node ``before`` did not have at all goes whole, from its highest missing node:
+    # an interface the roll made, not its leaves one by one (which would leave the node)
+    roots = _shallowest([_missing_from(before, path) for path in owned])
     for root in roots:
         was, node = document.get(before, root), document.get(now, root)
         if was == node:
@@ -266,6 +293,14 @@ def _foreign(applied: document.Tree, owned: List[Path]) -> List[document.Leaf]:
     """The leaves of ``applied`` the plan does not own."""
     roots = _shallowest(owned)
     return [(p, v) for p, v in document.flatten(applied) if not _under(p, roots)]
+
+
+def _missing_from(tree: document.Tree, path: Path) -> Path:
+    """The shortest prefix of ``path`` that ``tree`` lacks (``path`` itself where it has it)."""
+    for depth in range(1, len(path) + 1):
+        if document.get(tree, path[:depth]) is None:
+            return path[:depth]
+    return path
 
 
 def merged(applied: document.Tree, patch: document.Tree) -> document.Tree:

@@ -174,10 +174,6 @@ def test_load_refuses_what_is_not_nvue_block_yaml_with_its_line_number(text, lin
         document.load(text)
 
 
-@pytest.mark.xfail(strict=True, reason="document.load accepts a line indented under no open "
-                   "mapping (deeper than a scalar sibling, or a dedent to a level no parent has) "
-                   "and files it under the nearest shallower mapping; the docstring says "
-                   "anything else is refused with its line number (PyYAML refuses both)")
 @pytest.mark.parametrize("text, line", [
     ("- set:\n    a: 1\n      b: 2\n", 3),                    # b under the scalar a
     ("- set:\n    a:\n      b: 1\n     c: 2\n", 4),           # c at 5: neither a's child nor sibling

@@ -304,11 +304,6 @@ def _drop_adaptive_routing(rendered, applied):
         "interface", "swp9s0", "router", "ospf")
 
 
-@pytest.mark.xfail(strict=True, reason="ownership.change: what the previous record set and the "
-                   "new document lacks is unset at the shallowest node of the previous document "
-                   "(document.absent(previous, want)), so foreign siblings below that node in the "
-                   "applied config go too (the storage peer with the neighbor node, the port's "
-                   "own router ospf with its router node)")
 @pytest.mark.parametrize("edit", [_drop_all_neighbours, _drop_adaptive_routing])
 def test_a_previous_record_removal_keeps_foreign_siblings(deployed, rendered, edit):
     new, expected_unsets, foreign = edit(rendered, deployed)
@@ -469,10 +464,6 @@ def test_restore_after_a_first_deploy_returns_the_owned_nodes(base, rendered, de
             assert at(restored, foreign) == at(base, foreign), foreign
 
 
-@pytest.mark.xfail(strict=True, reason="ownership.restore nulls the plan's leaves one by one, so "
-                   "an object the snapshot lacked entirely (interface swp1s0, made by the first "
-                   "deploy) stays behind as an empty shell ({'link': {'state': {}}, 'ip': {}}) "
-                   "instead of being removed")
 def test_restore_after_a_first_deploy_removes_the_interfaces_it_made(base, rendered, deployed):
     owned = ownership.owned_paths(deployed, rendered)
     restored = apply_patch(deployed, ownership.restore(deployed, base, owned))
