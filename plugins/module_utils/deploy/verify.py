@@ -41,8 +41,13 @@ def _nvue_routes(rib: Dict[str, Any], nexthop: Dict[str, Any]) -> List[Dict[str,
     groups = (nexthop or {}).get("rib") or {}
 
     def members(gid: Any, seen: Any = ()) -> List[str]:
+        # a group lists its own next hops (resolved-via) and the singleton groups it is made
+        # of (depends: Router-Nexthop.md's group 108, four of each): the children only count
+        # where the group lists none itself
         group = groups.get(str(gid)) or {}
         out = list(group.get("resolved-via") or {})
+        if out:
+            return out
         for child in (group.get("depends") or {}):
             if str(child) not in seen:
                 out += members(child, tuple(seen) + (str(gid),))

@@ -108,11 +108,22 @@ def test_the_selected_route_entry_is_counted():
         "198.18.8.0", "198.18.8.2", "198.18.8.16", "198.18.8.18"]}]
 
 
+def test_a_group_listing_its_next_hops_is_not_counted_again_through_its_children():
+    # Router-Nexthop.md: group 108 lists four next hops in resolved-via and depends on the four
+    # singleton groups 65 90 96 109: four-way ECMP, not eight
+    nexthop = {"rib": {"108": dict(via("198.18.8.0", "198.18.8.2", "198.18.8.16", "198.18.8.18"),
+                                   depends={"65": {}, "90": {}, "96": {}, "109": {}}),
+                       "65": via("198.18.8.0"), "90": via("198.18.8.2"),
+                       "96": via("198.18.8.16"), "109": via("198.18.8.18")}}
+    routes = {"nvue": {"rib": {"198.18.65.0/31": route(108)}, "nexthop": nexthop}}
+    assert len(verify.routes_list(routes)[0]["nexthops"]) == 4
+
+
 def test_child_groups_that_depend_on_each_other_end():
-    nexthop = {"rib": {"1": dict(via("198.18.8.0"), depends={"2": {}}),
-                       "2": dict(via("198.18.8.2"), depends={"1": {}})}}
+    nexthop = {"rib": {"1": {"depends": {"2": {}, "3": {}}}, "2": {"depends": {"1": {}}},
+                       "3": via("198.18.8.2")}}
     routes = {"nvue": {"rib": {"198.18.65.0/31": route(1)}, "nexthop": nexthop}}
-    assert sorted(verify.routes_list(routes)[0]["nexthops"]) == ["198.18.8.0", "198.18.8.2"]
+    assert verify.routes_list(routes)[0]["nexthops"] == ["198.18.8.2"]
 
 
 def test_a_narrow_prefix_fails_and_an_absent_one_fails_with_all():
