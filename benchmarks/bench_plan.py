@@ -21,6 +21,8 @@ SONiC. Default series: 1,024 to 131,072 GPUs over 8 planes (2 tiers up to 2,048 
 
     python benchmarks/bench_plan.py                  # the default series
     python benchmarks/bench_plan.py 131072:64:8      # GPUs:radix:planes
+    python benchmarks/bench_plan.py --platforms cumulus 32768:64:8   # one platform everywhere
+                                                     # (generate.py PLATFORM_MIXES)
 """
 import json
 import os
@@ -43,11 +45,11 @@ SERIES = ["1024:64:8", "8192:64:8", "32768:64:8", "131072:64:8"]
 OUTPUTS = ("configs", "structured", "docs")     # what the default run writes per switch
 
 
-def run_one(spec):
+def run_one(spec, mix="alternate"):
     gpus, radix, planes = (int(x) for x in spec.split(":"))
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    groups, hostvars = generate.clos(gpus, radix, planes, platforms="alternate")[:2]
+    groups, hostvars = generate.clos(gpus, radix, planes, platforms=mix)[:2]
     clock = time.process_time        # CPU time: what other processes do does not count
     start = clock()
     stages = {}
@@ -74,7 +76,7 @@ def run_one(spec):
                       "rss_mb": rss}))
 
 
-def main(specs):
+def main(specs, mix="alternate"):
     print("%8s %5s %6s %8s %8s %7s %9s %8s %10s %6s %6s %7s %9s %8s %6s %8s" % (
         "GPUs", "tiers", "planes", "switches", "links", "plan s", "(sweep s)", "configs s",
         "structured s", "docs s", "anta s", "total s", "process s", "(wall s)", "MB",
@@ -82,7 +84,7 @@ def main(specs):
     for spec in specs:
         start = time.perf_counter()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out = subprocess.run([sys.executable, __file__, "--one", spec], check=True,
+        out = subprocess.run([sys.executable, __file__, "--one", spec, mix], check=True,
                              capture_output=True, text=True).stdout
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         process = time.perf_counter() - start
@@ -100,6 +102,8 @@ def main(specs):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
-        run_one(sys.argv[2])
+        run_one(*sys.argv[2:4])
+    elif sys.argv[1:2] == ["--platforms"]:
+        main(sys.argv[3:] or SERIES, sys.argv[2])
     else:
         main(sys.argv[1:] or SERIES)

@@ -102,8 +102,8 @@ def cross_checks(tree):
         merge(classes, sched.get("traffic-class") or {})
         share = sum(c.get("bw-percent", 0) for c in classes.values() if c.get("mode") == "dwrr")
         if share > 100:
-            out.append(("qos.egress-scheduler.%s" % name, "The combined total of bw-percent "
-                                                         "values must be <= 100 (%d)" % share))
+            out.append(("qos.egress-scheduler.%s" % name,
+                        "The combined total of bw-percent values must be <= 100 (%d)" % share))
         for tc, c in sorted(classes.items()):
             if c.get("mode") == "dwrr" and not c.get("bw-percent"):
                 out.append(("qos.egress-scheduler.%s.traffic-class.%s" % (name, tc),
@@ -140,9 +140,8 @@ def _port_checks(tree, name, port):
                                                             "link pause) configuration"))
     link = port.get("link") or {}
     if get(port, ("router", "adaptive-routing", "enable")) == "on" and link.get("speed") == "800G":
-        out.append(("interface.%s.router.adaptive-routing" % name, "The Spectrum-4 switch does "
-                                                                  "not support adaptive "
-                                                                  "routing on 800G links"))
+        out.append(("interface.%s.router.adaptive-routing" % name,
+                    "The Spectrum-4 switch does not support adaptive routing on 800G links"))
     if "s" in name[3:] and name.startswith("swp"):
         cage, sub = name[3:].split("s", 1)
         modes = get(tree, ("interface", "swp" + cage, "link", "breakout")) or {}
@@ -309,8 +308,8 @@ def make_handler(state):
             if not head.startswith("Basic "):
                 return 401
             try:
-                user, _, password = base64.b64decode(head[6:], validate=True).decode() \
-                    .partition(":")
+                user, password = (base64.b64decode(head[6:], validate=True).decode()
+                                  .split(":", 1) + [""])[:2]
             except (ValueError, UnicodeDecodeError):
                 return 401
             if (user, password) != (state.user, state.password):
@@ -345,8 +344,9 @@ def make_handler(state):
             if method == "GET":
                 if rev is None or rev == "operational":
                     found = state.operational(path)
-                    return (200, found) if found is not None else (404, {"message": "no such "
-                                                                                   "resource"})
+                    if found is None:
+                        return 404, {"message": "no such resource"}
+                    return 200, found
                 tree = self._tree(rev)
                 if tree is None:
                     return 404, {"message": "no revision %s" % rev}

@@ -150,8 +150,8 @@ AF = {"enable": Enum(*ON_OFF),
       "prefix-limits": {"inbound": {"maximum": Int(0, 4294967295)}},
       "aspath": {"allow-my-asn": {"enable": Enum(*ON_OFF), "occurrences": Int(1, 10)}}}
 NEIGHBOR = {"remote-as": ASN, "type": Enum("numbered", "unnumbered"),
-            "description": Text(r".*", 80), "timers": {"keepalive": Int(0, 65535),
-                                                      "hold": Int(3, 65535)},
+            "description": Text(r".*", 80),
+            "timers": {"keepalive": Int(0, 65535), "hold": Int(3, 65535)},
             "bfd": {"enable": Enum(*ON_OFF)}, "update-source": Text(NAME.pattern),
             "address-family": {"ipv4-unicast": AF}}
 VRF_BGP = {
@@ -205,8 +205,10 @@ ROOT = {
 }
 
 
-def problems(tree, spec=ROOT, at=""):
-    """[(location, reason)] of every key ``spec`` does not have and value it refuses."""
+def problems(tree, spec=None, at=""):
+    """[(location, reason)] of every key ``spec`` (the whole tree's: ROOT) does not have and
+    value it refuses."""
+    spec = ROOT if spec is None else spec
     out = []
     if isinstance(spec, Coll):
         if not isinstance(tree, dict):

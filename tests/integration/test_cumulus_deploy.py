@@ -137,8 +137,8 @@ def test_roll_drains_applies_verifies_confirms_undrains_and_keeps_the_rest(nvue_
     assert len(dscp) == 64 and dscp["26"] == {"switch-priority": 3}
     assert "graceful-shutdown" not in after["router"]["bgp"]          # undrained
     assert _foreign(after) == _foreign(before)
-    assert after["interface"]["lo"]["ip"]["address"] == {dev["loopback"]: {},
-                                                        "192.0.2.200/32": {}}
+    loopbacks = after["interface"]["lo"]["ip"]["address"]
+    assert loopbacks == {dev["loopback"]: {}, "192.0.2.200/32": {}}
     assert recap(result, "leaf1a")["failed"] == 0
 
     again = roll(nvue_lab)

@@ -429,8 +429,8 @@ def test_every_problem_of_a_revision_is_an_issue(api):
      "interface.swp1.link.breakout", "'4x10G' is not of type 'object'"),
 ], ids=["memory-percent string", "bw-percent string", "breakout not a mode, with its port",
         "breakout string, with its port"])
-def test_a_mistyped_value_the_cross_checks_read_is_refused_as_invalid(api, body, location,
-                                                                     reason):
+def test_a_mistyped_value_the_cross_checks_read_is_refused_as_invalid(
+        api, body, location, reason):
     _refused(api, body, location, reason)
 
 

@@ -86,7 +86,7 @@ class CumulusPorts:
 
     @staticmethod
     def model_place(model: Dict[str, Any], per: int, name: str) -> Tuple[int, int, int]:
-        cage, _, sub = name[len("swp"):].partition("s")
+        cage, sub = (name[len("swp"):].split("s", 1) + [""])[:2]
         if (per == model["cage_lanes"]) == bool(sub):     # swp1 is unbroken, swp1s0 broken out
             raise ValueError(name)
         return int(cage) - 1, int(sub or 0), 0

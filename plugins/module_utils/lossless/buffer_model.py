@@ -241,10 +241,11 @@ def _nvue_view(result: Dict[str, Any], given: Dict[str, Any]) -> Optional[Dict[s
     """The buffer record's ``nvue``: the pools rendered, what NVUE computes itself, and the
     requested trigger it replaces."""
     percent = _pool_percent(given)
-    view: Dict[str, Any] = {"lossless_pool_percent": percent, "lossy_pool_percent": 100 - percent,
-            "pool_source": cumulus.POOL_SOURCE, "alpha": cumulus.LOSSLESS_ALPHA,
-            "alpha_source": cumulus.ALPHA_SOURCE, "headroom_source": cumulus.HEADROOM_SOURCE,
-            "not_rendered": []}
+    view: Dict[str, Any] = {
+        "lossless_pool_percent": percent, "lossy_pool_percent": 100 - percent,
+        "pool_source": cumulus.POOL_SOURCE, "alpha": cumulus.LOSSLESS_ALPHA,
+        "alpha_source": cumulus.ALPHA_SOURCE, "headroom_source": cumulus.HEADROOM_SOURCE,
+        "not_rendered": []}
     if "trigger_fraction" in given:
         view["not_rendered"].append(
             "roce_lossless.trigger_fraction %g: NVUE's lossless pool pauses one PG at half its "

@@ -270,7 +270,7 @@ def _check_limits(sw: Switch, s: Dict[str, Any]) -> None:
               "pfc_watchdog.poll_ms": sw.pfc_watchdog["poll_ms"]}
     for key, (lo, hi, source) in sorted(platform.limits.items()):
         if not lo <= values[key] <= hi:
-            own, _, name = key.partition(".")      # a switch's own roce_<block> names it
+            own, name = key.split(".", 1)      # a switch's own roce_<block> names it
             field = ("roce_" if name in (sw.vars.get("roce_" + own) or {}) else
                      "roce_fabric.") + key
             raise errors.RoceInputError(field, values[key], "%d to %d on %s (%s)"

@@ -107,11 +107,12 @@ class Client:
             if state in until:
                 return state
             if state in FAILED:
-                raise NvueError("revision %s: %s%s" % (rev, state, (": " + _issues(record))
-                                                        if _issues(record) else ""))
+                issues = _issues(record)
+                raise NvueError("revision %s: %s%s" % (rev, state,
+                                                       ": " + issues if issues else ""))
             if self.clock() >= deadline:
-                raise NvueError("revision %s: still %s after %g s" % (rev, state or "unknown",
-                                                                     timeout_s))
+                raise NvueError("revision %s: still %s after %g s"
+                                % (rev, state or "unknown", timeout_s))
             self.sleep(poll_s)
 
     def wait_settled(self, rev: str, timeout_s: float, poll_s: float = 1.0) -> str:

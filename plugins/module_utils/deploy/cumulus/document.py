@@ -40,8 +40,17 @@ def scalar(value: Any) -> str:
     return "'%s'" % text.replace("'", "''")
 
 
+class Shared(Dict[str, Any]):
+    """A subtree many documents hold alike (a port's link settings, the DSCP map): written once
+    per indent and its lines reused, keyed by the object (kept alive with its lines)."""
+
+
 def dump(ops: List[Tree], header: List[str]) -> str:
     """The document's text: ``header`` comment lines, then each operation (``- set:``)."""
+    if len(_HEADS) > _CACHE_MAX or len(_VALUES) > _CACHE_MAX or len(_SHARED) > _CACHE_MAX:
+        _HEADS.clear()
+        _VALUES.clear()
+        _SHARED.clear()
     lines = ["# " + line for line in header]
     for op in ops:
         for key, value in op.items():
@@ -50,18 +59,39 @@ def dump(ops: List[Tree], header: List[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The lines a key heads at an indent, and the text of a value: a switch's document repeats a
+# few hundred of them thousands of times (a 64-port switch is 1,350 lines), so each is made
+# once. Bounded: addresses are keys too, distinct per switch.
+_HEADS: Dict[Tuple[int, str], str] = {}
+_VALUES: Dict[Tuple[type, Any], str] = {}
+_SHARED: Dict[Tuple[int, int], Tuple[Shared, List[str]]] = {}
+_CACHE_MAX = 200000
+
+
 def _emit(tree: Tree, indent: int, out: List[str]) -> None:
-    pad = " " * indent
     for key, value in tree.items():
-        head = pad + scalar(key) + ":"
-        if isinstance(value, dict):
+        head = _HEADS.get((indent, key))
+        if head is None:
+            head = _HEADS[(indent, key)] = " " * indent + scalar(key) + ":"
+        if isinstance(value, Shared) and value:
+            hit = _SHARED.get((id(value), indent))
+            if hit is None:
+                lines: List[str] = []
+                _emit(value, indent + 2, lines)
+                hit = _SHARED[(id(value), indent)] = (value, lines)
+            out.append(head)
+            out.extend(hit[1])
+        elif isinstance(value, dict):
             if value:
                 out.append(head)
                 _emit(value, indent + 2, out)
             else:
                 out.append(head + " {}")
         else:
-            out.append(head + " " + scalar(value))
+            text = _VALUES.get((type(value), value))
+            if text is None:
+                text = _VALUES[(type(value), value)] = " " + scalar(value)
+            out.append(head + text)
 
 
 def _value(text: str, number: int) -> Any:
@@ -160,8 +190,8 @@ def commands(before: Tree, after: Tree) -> List[str]:
     reader checks."""
     out = ["nv unset " + _words(p) for p in sorted(absent(before, after, ()))]
     for path, value in flatten(after):
-        if get(before, path) != value and not (value == {} and isinstance(get(before, path),
-                                                                           dict)):
+        had = get(before, path)
+        if had != value and not (value == {} and isinstance(had, dict)):
             out.append("nv set " + _words(path, value))
     return out
 

@@ -23,7 +23,7 @@ __metaclass__ = type
 
 import math
 import re
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import document
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import cumulus
@@ -37,6 +37,21 @@ CONFIG_PATH = "configs/%s.yaml"           # relative to the output root (render/
 GSHUT_LIST = "RF-GSHUT"                   # the names SONiC's bgpd.conf and EOS use too
 DRAIN_IN = "RF-DRAIN-IN"
 ON, OFF = "on", "off"                     # 5.14 switches (5.15: enabled/disabled)
+
+
+# Subtrees switches and ports hold alike, one object each (document.Shared: written once per
+# indent); keyed by their content, bounded.
+_PARTS: Dict[Any, document.Shared] = {}
+
+
+def _part(key: Tuple[Any, ...], make: Callable[..., Tree]) -> document.Shared:
+    """The shared subtree ``make(*key[1:])`` (key[0] names the kind of part)."""
+    part = _PARTS.get(key)
+    if part is None:
+        if len(_PARTS) > 100000:
+            _PARTS.clear()
+        part = _PARTS[key] = document.Shared(make(*key[1:]))
+    return part
 
 
 def pfc_profile(cable_class_m: int) -> str:
@@ -84,29 +99,48 @@ def _interfaces(dev: SwitchIntent) -> Tree:
     wd = dev["pfc_watchdog"]["enabled"]
     per_cage = _per_cage(dev)
     for port in dev["ports"]:
-        link: Tree = {"mtu": port["mtu_bytes"], "speed": "%dG" % port["speed_gbps"],
-                      "state": {("up" if port["up"] else "down"): {}}}
+        # 1x: the default, said - a cage split before is joined
+        joined = per_cage == 1 and bool(port["cage"])
+        link = _part(("link", port["mtu_bytes"], port["speed_gbps"], port["up"], joined), _link)
         if per_cage > 1 and port["cage"]:
-            out.setdefault("swp%d" % port["cage"], {"type": "swp", "link": {
-                "breakout": {"%dx" % per_cage: {}}}})
-        elif port["cage"]:
-            link["breakout"] = {"1x": {}}      # the default, said: a cage split before is joined
+            out.setdefault("swp%d" % port["cage"], {"type": "swp", "link": _part(
+                ("breakout", per_cage), _breakout)})
         entry: Tree = {"type": "swp", "description": "%s:%s" % (port["peer"], port["peer_port"]),
                        "link": link}
         if port["address"]:
             entry["ip"] = {"address": {port["address"]: {}}}
         if port["lossless"]:
-            qos: Tree = {"pfc": {"profile": pfc_profile(cable_length(port))}}
             ecn = port["lossless"]["ecn"]
-            if ecn:
-                qos["congestion-control"] = {"profile": ecn_profile(ecn)}
-            if wd:
-                qos["pfc-watchdog"] = {"state": "enable"}
-            entry["qos"] = qos
+            entry["qos"] = _part(("qos", pfc_profile(cable_length(port)),
+                                  ecn and ecn_profile(ecn), wd), _port_qos)
         if ar and port["peer_kind"] != "host":
-            entry["router"] = {"adaptive-routing": {"enable": ON}}
+            entry["router"] = _part(("ar",), _port_ar)
         out[port["name"]] = entry
     return out
+
+
+def _link(mtu: int, speed: int, up: bool, joined: bool) -> Tree:
+    link: Tree = {"mtu": mtu, "speed": "%dG" % speed, "state": {("up" if up else "down"): {}}}
+    if joined:
+        link["breakout"] = {"1x": {}}
+    return link
+
+
+def _breakout(per_cage: int) -> Tree:
+    return {"breakout": {"%dx" % per_cage: {}}}
+
+
+def _port_ar() -> Tree:
+    return {"adaptive-routing": {"enable": ON}}
+
+
+def _port_qos(pfc: str, ecn: Any, wd: bool) -> Tree:
+    qos: Tree = {"pfc": {"profile": pfc}}
+    if ecn:
+        qos["congestion-control"] = {"profile": ecn}
+    if wd:
+        qos["pfc-watchdog"] = {"state": "enable"}
+    return qos
 
 
 def _per_cage(dev: SwitchIntent) -> int:
@@ -122,13 +156,12 @@ def _qos(dev: SwitchIntent) -> Tree:
     q = dev["qos"]
     lossless = q["pfc_priorities"]
     queue = q["tc_to_queue"]
+    dscp = tuple(sorted(plan_qos.dscp_map(q).items()))
     out: Tree = {
         # trust l3: "Accept incoming DSCP IP header marking" (QoS _index.md); all 64 DSCPs, so
         # no other traffic falls on a lossless class by NVUE's default map (plan/qos.py)
-        "mapping": {"default-global": {"trust": "l3", "dscp": dict(
-            (str(d), {"switch-priority": tc}) for d, tc in sorted(plan_qos.dscp_map(q).items()))}},
-        "egress-queue-mapping": {"default-global": {"switch-priority": dict(
-            (str(sp), {"traffic-class": queue[sp]}) for sp in range(8))}},
+        "mapping": _part(("mapping", dscp), _mapping),
+        "egress-queue-mapping": _part(("queues", tuple(queue[sp] for sp in range(8))), _queues),
         "egress-scheduler": {"default-global": {"traffic-class": _scheduler(dev)}},
         "traffic-pool": _pools(dev),
         "pfc": _pfc_profiles(dev, lossless),
@@ -139,6 +172,16 @@ def _qos(dev: SwitchIntent) -> Tree:
         out["pfc-watchdog"] = {"polling-interval": wd["poll_ms"],
                                "robustness": watchdog_robustness(wd)}
     return out
+
+
+def _mapping(dscp: Tuple[Tuple[int, int], ...]) -> Tree:
+    return {"default-global": {"trust": "l3", "dscp": dict(
+        (str(d), {"switch-priority": tc}) for d, tc in dscp)}}
+
+
+def _queues(queues: Tuple[int, ...]) -> Tree:
+    return {"default-global": {"switch-priority": dict(
+        (str(sp), {"traffic-class": tc}) for sp, tc in enumerate(queues))}}
 
 
 def watchdog_robustness(wd: Dict[str, Any]) -> int:

@@ -1,6 +1,9 @@
-"""Fixtures: the bundled example inventory as plain data, and a tiny Clos builder."""
+"""Fixtures: the bundled example inventory as plain data (and planned with its leaf pair 1 on
+Cumulus Linux), and a tiny Clos builder."""
 import copy
+import importlib.util
 import os
+import shutil
 
 import pytest
 
@@ -42,3 +45,39 @@ def _small_clos(spines=2, pairs=1, hosts=2, nics=2, **fabric):
 def small_clos():
     """Factory: small_clos(spines, pairs, hosts, nics, **roce_fabric settings)."""
     return _small_clos
+
+
+def _load_inventory(path):
+    """tests/conftest.py's reader (ansible-inventory --list), for a session-scoped fixture (this
+    conftest.py shadows the name ``conftest``)."""
+    spec = importlib.util.spec_from_file_location("roce_tests_conftest",
+                                                  os.path.join(ROOT, "tests", "conftest.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.load_inventory(path)
+
+
+def cumulus_example_inventory(folder, edit=None, extra=""):
+    """inventories/example copied below ``folder`` with leaf pair 1 on Cumulus Linux
+    (``edit``: a change to leaf_pair1.yml's text, ``extra``: lines added to it); its hosts.yml."""
+    inv = folder / "inv"
+    shutil.copytree(os.path.join(ROOT, "inventories", "example"), str(inv))
+    pair = inv / "group_vars" / "leaf_pair1.yml"
+    text = pair.read_text().replace("roce_platform: sonic", "roce_platform: cumulus")
+    pair.write_text((edit(text) if edit else text) + extra)
+    return inv / "hosts.yml"
+
+
+@pytest.fixture(scope="session")
+def cumulus_example(tmp_path_factory):
+    """The plan of the example with leaf pair 1 on Cumulus Linux (shared: do not change it)."""
+    from ansible_collections.roce.fabric.plugins.module_utils import pipeline
+    path = cumulus_example_inventory(tmp_path_factory.mktemp("cumulus"))
+    return pipeline.build_plan(*_load_inventory(str(path)))
+
+
+@pytest.fixture
+def cumulus_inventory():
+    """Factory: cumulus_inventory(folder, edit=None, extra="") -> hosts.yml of the example with
+    leaf pair 1 on Cumulus Linux."""
+    return cumulus_example_inventory

@@ -7,14 +7,11 @@ leaf pair 1 switched to Cumulus. Expected trees are written by hand or built by 
 helpers below (a deep overlay and NVUE's PATCH merge), never by the module under test.
 """
 import copy
-import importlib.util
 import json
 import os
-import shutil
 
 import pytest
 
-from ansible_collections.roce.fabric.plugins.module_utils import pipeline
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import ownership
 from ansible_collections.roce.fabric.plugins.module_utils.render.cumulus import nvue
 
@@ -113,26 +110,9 @@ def assert_consistent(change):
 
 # -- fixtures ---------------------------------------------------------------------------------
 
-def load_inventory(path):
-    """tests/conftest.py's reader (ansible-inventory --list), for a module-scoped fixture (a
-    nearer conftest.py shadows the name ``conftest``)."""
-    spec = importlib.util.spec_from_file_location("roce_tests_conftest",
-                                                  os.path.join(ROOT, "tests", "conftest.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.load_inventory(path)
-
-
 @pytest.fixture(scope="module")
-def rendered_text(tmp_path_factory):
-    inv = tmp_path_factory.mktemp("cumulus") / "inv"
-    shutil.copytree(os.path.join(ROOT, "inventories", "example"), str(inv))
-    pair = inv / "group_vars" / "leaf_pair1.yml"
-    text = pair.read_text()
-    assert "roce_platform: sonic" in text
-    pair.write_text(text.replace("roce_platform: sonic", "roce_platform: cumulus"))
-    plan = pipeline.build_plan(*load_inventory(str(inv / "hosts.yml")))
-    return nvue.nvue_yaml(plan["devices"]["leaf1a"])
+def rendered_text(cumulus_example):
+    return nvue.nvue_yaml(cumulus_example["devices"]["leaf1a"])
 
 
 @pytest.fixture

@@ -8,10 +8,8 @@ cannot carry is refused at the gate, naming the host, the field and why; the cha
 NVUE's documented side effects. Golden values from the references: Kmin 1.5 KB per Gb/s (600,000
 B at 400G) and Kmax 10 x Kmin (docs/lossless-math.md §3), NVUE's lossless pool alpha 1 (one PG
 pauses at half the pool: Cumulus Linux 5.14 QoS page, qos_infra.conf ALPHA_1)."""
-import importlib.util
 import math
 import os
-import shutil
 
 import pytest
 import yaml
@@ -26,30 +24,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.d
     os.path.dirname(os.path.abspath(__file__)))))))
 
 
-def _example(tmp_path, edit=None, leaf_vars=""):
-    inv = tmp_path / "inv"
-    shutil.copytree(os.path.join(ROOT, "inventories", "example"), inv)
-    pair = inv / "group_vars" / "leaf_pair1.yml"
-    text = pair.read_text().replace("roce_platform: sonic", "roce_platform: cumulus")
-    pair.write_text((edit(text) if edit else text) + leaf_vars)
-    return inv / "hosts.yml"
-
-
-def _load_inventory(path):
-    """tests/conftest.py's reader (ansible-inventory --list), for a module-scoped fixture."""
-    spec = importlib.util.spec_from_file_location("roce_tests_conftest",
-                                                  os.path.join(ROOT, "tests", "conftest.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.load_inventory(path)
-
-
 @pytest.fixture(scope="module")
-def example(tmp_path_factory):
-    load_inventory = _load_inventory
-    plan = pipeline.build_plan(*load_inventory(str(_example(tmp_path_factory.mktemp("cx")))))
-    files = outputs.render_all(plan)
-    return plan, files
+def example(cumulus_example):
+    return cumulus_example, outputs.render_all(cumulus_example)
 
 
 def _doc(files, name):
@@ -75,8 +52,8 @@ def test_pfc_on_the_roce_priority_only_with_a_profile_per_real_cable(example):
             profile = tree["interface"][port["name"]]["qos"]["pfc"]["profile"]
             assert pfc[profile]["cable-length"] == math.ceil(port["cable_m"])
         # NVUE sizes xoff/xon itself: none rendered
-        assert not [p for p in pfc.values() if {"xoff-threshold", "xon-threshold",
-                                                  "port-buffer"} & set(p)]
+        nvue_own = {"xoff-threshold", "xon-threshold", "port-buffer"}
+        assert not [p for p in pfc.values() if nvue_own & set(p)]
         assert "link-pause" not in tree["qos"] and "roce" not in tree["qos"]
 
 
@@ -180,35 +157,43 @@ def test_no_adaptive_routing_on_800g_fabric_ports():
     ("roce_model: 7060x6-64pe\n", "roce_platform", "a platform the Arista 7060X6-64PE runs: "
      "sonic, eos"),
 ])
-def test_what_nvue_cannot_carry_is_refused_at_the_gate(tmp_path, inventory_data, leaf_vars,
-                                                       field, words):
+def test_what_nvue_cannot_carry_is_refused_at_the_gate(tmp_path, inventory_data,
+                                                       cumulus_inventory, leaf_vars, field,
+                                                       words):
     # the pair's roce_lossless is replaced, so a refused key is the only one given
-    path = _example(tmp_path, lambda t: t.split("roce_lossless:")[0], leaf_vars)
+    path = cumulus_inventory(tmp_path, lambda t: t.split("roce_lossless:")[0], leaf_vars)
     with pytest.raises((errors.RoceInputError, validate.RoceInputErrors)) as err:
         pipeline.build_plan(*inventory_data(str(path)))
     text = str(err.value)
     assert "leaf1a" in text and field in text and words in text, text
 
 
-def test_the_pool_share_moves_the_pause_point_and_is_refused_on_sonic(tmp_path, inventory_data):
-    path = _example(tmp_path, None, "  nvue: {lossless_pool_percent: 70}\n")
+def _platform(name):
+    """An edit of leaf_pair1.yml: its platform ``name`` instead of cumulus."""
+    def edit(text):
+        return text.replace("roce_platform: cumulus", "roce_platform: " + name)
+    return edit
+
+
+def test_the_pool_share_moves_the_pause_point_and_is_refused_on_sonic(tmp_path, inventory_data,
+                                                                      cumulus_inventory):
+    path = cumulus_inventory(tmp_path, None, "  nvue: {lossless_pool_percent: 70}\n")
     plan = pipeline.build_plan(*inventory_data(str(path)))
     buf = plan["devices"]["leaf1a"]["buffer"]
     assert buf["trigger"]["trigger_one_pg_bytes"] == buf["shared_pool_bytes"] * 70 // 100 // 2
     tree = yaml.safe_load(nvue.nvue_yaml(plan["devices"]["leaf1a"]))[0]["set"]
     assert tree["qos"]["traffic-pool"]["default-lossless"]["memory-percent"] == 70
     assert tree["qos"]["traffic-pool"]["default-lossy"]["memory-percent"] == 30
-    sonic = _example(tmp_path / "s", lambda t: t.replace("roce_platform: cumulus",
-                                                         "roce_platform: sonic"),
-                     "  nvue: {lossless_pool_percent: 70}\n")
+    sonic = cumulus_inventory(tmp_path / "s", _platform("sonic"),
+                              "  nvue: {lossless_pool_percent: 70}\n")
     with pytest.raises(errors.RoceInputError) as err:
         pipeline.build_plan(*inventory_data(str(sonic)))
     assert "roce_lossless.nvue" in str(err.value) and "NVUE buffer pools" in str(err.value)
 
 
-def test_a_mistyped_platform_is_refused_with_did_you_mean(tmp_path, inventory_data):
-    path = _example(tmp_path, lambda t: t.replace("roce_platform: cumulus",
-                                                  "roce_platform: cumuls"))
+def test_a_mistyped_platform_is_refused_with_did_you_mean(tmp_path, inventory_data,
+                                                          cumulus_inventory):
+    path = cumulus_inventory(tmp_path, _platform("cumuls"))
     with pytest.raises(validate.RoceInputErrors) as err:
         pipeline.build_plan(*inventory_data(str(path)))
     assert "roce_platform = 'cumuls' is not valid" in str(err.value)
