@@ -38,7 +38,9 @@ NVUE/NVUE-API.md unless another page is named) and refuses what it says NVUE ref
 
 Faults (fault.json in the state directory, read per request): ``{"bgp_idle_while_confirming":
 true}`` - BGP neighbours report ``idle`` while a revision waits for its confirmation (a change
-that breaks routing); ``{"down": true}`` - every request is dropped unanswered.
+that breaks routing); ``{"down": true}`` - every request is dropped unanswered;
+``{"down_while_confirming": true}`` - so is every request while a revision waits for its
+confirmation (the switch lost to the controller right after it applied one).
 Every request is logged to requests.log; applied.json and startup.json are kept there (a test
 may edit applied.json between runs: it is read again, as a hand edit on the switch).
 
@@ -317,7 +319,8 @@ def make_handler(state):
             return 403 if password == "cumulus" else None
 
         def _handle(self, method):
-            if state.fault().get("down"):
+            fault = state.fault()
+            if fault.get("down") or (fault.get("down_while_confirming") and state.confirming):
                 self.close_connection = True
                 return
             denied = self._auth()

@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -188,3 +189,29 @@ def test_what_something_else_uses_is_refused_before_any_revision(nvue_lab):
     assert "service.snmp-server.listening-address.192.0.2.200" in result.text
     assert "uses address 192.0.2.200, which this deploy removes" in result.text
     assert not [r for r in result.requests if r.startswith(("POST", "PATCH"))]
+
+
+def test_a_switch_lost_after_the_apply_rolls_back_by_itself_and_a_rerun_rolls_it(nvue_lab):
+    """The controller loses the switch right after NVUE applied the plan's revision: nothing can
+    be verified or confirmed, so the switch rolls the revision back by itself when the window
+    ends - drained, as the roll left it before the apply. The run says so; once the switch
+    answers, a rerun rolls it to the plan."""
+    before = applied(nvue_lab)
+    (nvue_lab["state"] / "fault.json").write_text(json.dumps({"down_while_confirming": True}))
+    result = roll(nvue_lab, "-e", "switch_deploy_verify_retries=1",
+                  "-e", "switch_deploy_verify_delay_s=0")
+    assert result.returncode != 0
+    assert "NOT checked" in result.text and "rolls an unconfirmed revision back by itself 6 s " \
+        "after it applied it; it stays drained (graceful shutdown) until then" in result.text
+    deadline = time.time() + 20
+    while "rolled back (not confirmed)" not in (nvue_lab["state"] / "revisions.log").read_text():
+        assert time.time() < deadline, "the switch did not roll back"
+        time.sleep(0.5)
+    now = applied(nvue_lab)
+    assert now["router"]["bgp"].pop("graceful-shutdown") == "on"      # the drain stands
+    assert now == before
+    (nvue_lab["state"] / "fault.json").unlink()
+    again = roll(nvue_lab)
+    assert again.returncode == 0, again.stdout[-3000:]
+    assert "graceful-shutdown" not in applied(nvue_lab)["router"]["bgp"]
+    assert applied(nvue_lab) == applied(nvue_lab, "startup.json")
