@@ -6,11 +6,12 @@
 # molecule hosts scenario (one sshd per namespace host; no daemon starts without systemd);
 # frr and frr-pythontools (zebra, bgpd, vtysh, frr-reload.py) and iputils-ping for the molecule
 # fabric scenario's routers and its jumbo-frame pings; udev (udevadm) for the test that runs the
-# rendered NIC rule through the real rule engine.
+# rendered NIC rule through the real rule engine; openssl for the NVUE stand-in's self-signed
+# certificate (HTTPS, as Cumulus Linux serves its REST API).
 set -euo pipefail
 need=()
 for pkg in libyang2-dev shellcheck ethtool iproute2 openssh-server frr frr-pythontools udev \
-  iputils-ping; do
+  iputils-ping openssl; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -11,8 +11,8 @@ a roll drains, applies the plan's revision with a confirm timeout, verifies, con
 and keeps every setting the plan does not own; a second run changes nothing; a revision whose
 BGP sessions do not come up is not confirmed and the switch rolls it back by itself (the roll
 then undrains it); a change that would touch what something else uses (a bond with a plan port,
-a foreign route-map on a plan policy, SNMP on an address the deploy removes) is refused before
-any revision exists."""
+a foreign route-map on a plan policy, SNMP on an address the deploy removes, a storage bond whose
+QoS map puts PCP 3 on the lossless priority) is refused before any revision exists."""
 import json
 import os
 import re
@@ -180,6 +180,7 @@ def test_what_something_else_uses_is_refused_before_any_revision(nvue_lab):
     tree["vrf"]["default"]["router"]["bgp"]["neighbor"]["192.0.2.67"]["address-family"][
         "ipv4-unicast"]["policy"]["inbound"] = {"route-map": "RF-DRAIN-IN"}
     tree["service"]["snmp-server"]["listening-address"]["192.0.2.200"] = {}
+    del tree["qos"]["mapping"]["STORAGE-MAP"]["pcp"]       # PCP 3 on switch priority 3 again
     (nvue_lab["state"] / "applied.json").write_text(json.dumps(tree))
     result = roll(nvue_lab)
     assert result.returncode != 0
@@ -188,6 +189,8 @@ def test_what_something_else_uses_is_refused_before_any_revision(nvue_lab):
     assert "uses a plan object (RF-*)" in result.text
     assert "service.snmp-server.listening-address.192.0.2.200" in result.text
     assert "uses address 192.0.2.200, which this deploy removes" in result.text
+    assert ("interface bond1 classifies with qos mapping STORAGE-MAP (trust l2), which puts "
+            "PCP 3 by NVUE's default map on lossless switch priority 3") in result.text
     assert not [r for r in result.requests if r.startswith(("POST", "PATCH"))]
 
 

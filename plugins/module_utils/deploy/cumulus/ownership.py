@@ -16,8 +16,9 @@ value").
 Objects the plan changes that something it does not own uses are refused before any revision
 exists: a bond with a plan port as member, a plan port in a VRF or a bridge, a BGP session of
 another VRF or an unnumbered one on a plan port, a foreign reference to a plan policy or profile
-(``RF-`` names), and a foreign setting naming a plan port whose config changes or an address the
-deploy removes (a source interface or source address on the loopback).
+(``RF-`` names), a foreign setting naming a plan port whose config changes or an address the
+deploy removes (a source interface or source address on the loopback), and another port's QoS
+map that puts traffic on a lossless switch priority (NVUE's default PCP map puts PCP 3 there).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -26,7 +27,7 @@ __metaclass__ = type
 
 import copy
 import re
-from typing import Any, List, NamedTuple, Optional, Set, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import document
 
@@ -244,6 +245,7 @@ def _refusals(applied: document.Tree, want: document.Tree, owned: List[Path], po
             if document.get(entry, ("bridge", "domain")):
                 out.append("plan port %s is a bridge port (bridge domain %s)"
                            % (name, ", ".join(sorted(entry["bridge"]["domain"]))))
+    out += _foreign_maps(applied, want, ports)
     for vrf, body in sorted((applied.get("vrf") or {}).items()):
         for peer in sorted(document.get(body, ("router", "bgp", "neighbor")) or {}):
             if peer in ports:
@@ -268,6 +270,49 @@ def _refusals(applied: document.Tree, want: document.Tree, owned: List[Path], po
             out.append("%s = %s uses address %s, which this deploy removes"
                        % (".".join(path), text, gone[0]))
     return sorted(set(out))
+
+
+# NVUE's classification without a profile's own entries (Cumulus Linux 5.14 QoS page): trust
+# l2 (802.1p) by default, PCP n on switch priority n, DSCP 8n..8n+7 on n, port-default-sp 0.
+DEFAULT_TRUST = "l2"
+
+
+def classified(profile: document.Tree) -> Dict[int, str]:
+    """{switch priority: how traffic gets there} of a QoS mapping profile, NVUE's defaults
+    under its own entries."""
+    trust = profile.get("trust", DEFAULT_TRUST)
+    out = {int(profile.get("port-default-sp", 0)): "its port-default-sp"}
+    tables = [("pcp", 8, 0)] if trust == "l2" else [("dscp", 64, 3)] if trust == "l3" else \
+        [("pcp", 8, 0), ("dscp", 64, 3)] if trust == "both" else []
+    for field, size, shift in tables:
+        own = profile.get(field) or {}
+        for value in range(size):
+            sp = int((own.get(str(value)) or {}).get("switch-priority", value >> shift))
+            out.setdefault(sp, "%s %s%s" % (field.upper(), value, "" if str(value) in own
+                                            else " by NVUE's default map"))
+    return out
+
+
+def _foreign_maps(applied: document.Tree, want: document.Tree, ports: Set[str]) -> List[str]:
+    """A QoS mapping profile of a port the plan does not own that puts traffic on a lossless
+    (PFC) switch priority: other traffic paused with RoCE, and its pauses spread."""
+    lossless = set(int(sp) for profile in (document.get(want, ("qos", "pfc")) or {}).values()
+                   for sp in (profile.get("switch-priority") or {}))
+    maps = document.get(applied, ("qos", "mapping")) or {}
+    out = []
+    for name, entry in sorted((applied.get("interface") or {}).items()):
+        profile = document.get(entry, ("qos", "mapping", "profile")) if isinstance(
+            entry, dict) else None
+        if name in ports or profile not in maps:
+            continue
+        for sp, how in sorted(classified(maps[profile]).items()):
+            if sp in lossless:
+                out.append("interface %s classifies with qos mapping %s (trust %s), which puts "
+                           "%s on lossless switch priority %d: other traffic would be paused "
+                           "with RoCE" % (name, profile, maps[profile].get("trust",
+                                                                           DEFAULT_TRUST),
+                                          how, sp))
+    return out
 
 
 def _bare(word: str) -> str:

@@ -29,7 +29,7 @@ from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import 
 from ansible_collections.roce.fabric.plugins.module_utils.hardware import cumulus
 from ansible_collections.roce.fabric.plugins.module_utils.plan import qos as plan_qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
-    EcnMarks, PortIntent, SwitchIntent)
+    EcnMarks, PortIntent, QosIntent, SwitchIntent)
 from ansible_collections.roce.fabric.plugins.module_utils.render import policy
 
 Tree = document.Tree
@@ -155,13 +155,12 @@ def _per_cage(dev: SwitchIntent) -> int:
 def _qos(dev: SwitchIntent) -> Tree:
     q = dev["qos"]
     lossless = q["pfc_priorities"]
-    queue = q["tc_to_queue"]
     dscp = tuple(sorted(plan_qos.dscp_map(q).items()))
     out: Tree = {
         # trust l3: "Accept incoming DSCP IP header marking" (QoS _index.md); all 64 DSCPs, so
         # no other traffic falls on a lossless class by NVUE's default map (plan/qos.py)
         "mapping": _part(("mapping", dscp), _mapping),
-        "egress-queue-mapping": _part(("queues", tuple(queue[sp] for sp in range(8))), _queues),
+        "egress-queue-mapping": _part(("queues", egress_queues(q)), _queues),
         "egress-scheduler": {"default-global": {"traffic-class": _scheduler(dev)}},
         "traffic-pool": _pools(dev),
         "pfc": _pfc_profiles(dev, lossless),
@@ -179,6 +178,17 @@ def _mapping(dscp: Tuple[Tuple[int, int], ...]) -> Tree:
         (str(d), {"switch-priority": tc}) for d, tc in dscp)}}
 
 
+def egress_queues(q: QosIntent) -> Tuple[int, ...]:
+    """The egress queue of each switch priority: the plan's for the priorities its DSCP map,
+    PFC and CNP use; best effort's for the others, so that traffic another port's own QoS map
+    puts there (a storage bond's PCP) lands in best effort, never in a strict class that carries
+    nothing of the plan's (as `nv set qos roce` maps "other switch priority to traffic class 0",
+    RoCE page)."""
+    queue = q["tc_to_queue"]
+    used = set(plan_qos.dscp_map(q).values()) | set(q["pfc_priorities"]) | {q["cnp_tc"]}
+    return tuple(queue[sp] if sp in used else queue[q["dscp_default_tc"]] for sp in range(8))
+
+
 def _queues(queues: Tuple[int, ...]) -> Tree:
     return {"default-global": {"switch-priority": dict(
         (str(sp), {"traffic-class": tc}) for sp, tc in enumerate(queues))}}
@@ -194,8 +204,8 @@ def watchdog_robustness(wd: Dict[str, Any]) -> int:
 def _scheduler(dev: SwitchIntent) -> Tree:
     """Best effort and the lossless classes share the link by DWRR (50/50, as every platform of
     the plan), CNP strict. NVUE keeps its default 12/13 % on a class not set and takes at most
-    100 % in all, so every class is set: those no switch priority maps to are strict and carry
-    nothing."""
+    100 % in all, so every class is set: those no switch priority maps to (egress_queues) are
+    strict and carry nothing."""
     q = dev["qos"]
     queue = q["tc_to_queue"]
     dwrr = set([queue[0]] + [queue[tc] for tc in q["lossless_priorities"]])

@@ -448,3 +448,27 @@ def test_restore_after_a_first_deploy_removes_the_interfaces_it_made(base, rende
     owned = ownership.owned_paths(deployed, rendered)
     restored = apply_patch(deployed, ownership.restore(deployed, base, owned))
     assert sorted(restored["interface"]) == sorted(base["interface"])
+
+
+# -- another port's QoS map on a lossless priority (NVUE's defaults: QoS _index.md) -------------
+
+def test_classification_follows_nvues_default_maps_under_a_profiles_own_entries():
+    assert ownership.classified({}) == dict((sp, "PCP %d by NVUE's default map" % sp)
+                                            for sp in range(1, 8)) | {0: "its port-default-sp"}
+    l3 = ownership.classified({"trust": "l3", "dscp": {"26": {"switch-priority": 0}}})
+    assert l3[3] == "DSCP 24 by NVUE's default map" and l3[0] == "its port-default-sp"
+    assert ownership.classified({"trust": "port", "port-default-sp": 5}) == {
+        5: "its port-default-sp"}
+    remapped = ownership.classified({"trust": "l2", "pcp": {"3": {"switch-priority": 0}}})
+    assert 3 not in remapped
+
+
+def test_a_foreign_map_on_the_lossless_priority_is_refused(rendered, base):
+    applied = copy.deepcopy(base)
+    applied["qos"]["mapping"]["STORAGE-MAP"] = {"trust": "both",
+                                                "pcp": {"3": {"switch-priority": 0}}}
+    change = ownership.change(applied, rendered)
+    assert change.refusals == [
+        "interface bond1 classifies with qos mapping STORAGE-MAP (trust both), which puts DSCP "
+        "24 by NVUE's default map on lossless switch priority 3: other traffic would be paused "
+        "with RoCE"]

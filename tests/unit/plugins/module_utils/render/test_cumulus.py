@@ -83,6 +83,11 @@ def test_dscp_26_on_the_roce_priority_trust_l3_cnp_strict_and_every_port_at_the_
     assert mapping["dscp"]["26"] == {"switch-priority": 3}
     assert mapping["dscp"]["48"] == {"switch-priority": 6}
     assert [d for d, v in mapping["dscp"].items() if v["switch-priority"] == 3] == ["26"]
+    # the priorities the plan does not use go to best effort: another port's own QoS map that
+    # puts traffic there never reaches a strict class
+    queues = tree["qos"]["egress-queue-mapping"]["default-global"]["switch-priority"]
+    assert dict((sp, v["traffic-class"]) for sp, v in queues.items()) == {
+        "0": 0, "1": 0, "2": 0, "3": 3, "4": 0, "5": 0, "6": 6, "7": 0}
     sched = tree["qos"]["egress-scheduler"]["default-global"]["traffic-class"]
     assert sched["6"] == {"mode": "strict"}
     assert sched["3"] == sched["0"] == {"mode": "dwrr", "bw-percent": 50}
