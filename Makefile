@@ -48,11 +48,17 @@ demo: $(RUNTIME) $(LINK)
 
 test: unit lint doc-check sanity molecule
 
-# Every test but the network-namespace labs on every CPU (pytest-xdist), then the labs one after
-# another: they share the lab's names and management subnet (tests/conftest.py, netns_lab).
+# Every test but the network-namespace labs on every CPU (pytest-xdist), and beside them the labs
+# one after another: they share the lab's names and management subnet (tests/conftest.py,
+# netns_lab) and mostly wait for their routers, so they run while the rest uses the CPUs; their
+# output follows the rest's, and either failing fails the target.
+LABS_LOG := .ansible/netns-labs.log
 unit: setup
-	$(BIN)/pytest -q -n auto -m "not netns_lab" tests/unit tests/integration
-	$(BIN)/pytest -q -m netns_lab tests/integration
+	@mkdir -p $(dir $(LABS_LOG)); \
+	$(BIN)/pytest -q -m netns_lab tests/integration > $(LABS_LOG) 2>&1 & labs=$$!; \
+	$(BIN)/pytest -q -n auto -m "not netns_lab" tests/unit tests/integration; rest=$$?; \
+	wait $$labs; labs_rc=$$?; echo "netns labs (one at a time, beside the rest):"; \
+	cat $(LABS_LOG); [ $$rest -eq 0 ] && [ $$labs_rc -eq 0 ]
 
 # The hooks of .pre-commit-config.yaml over every file: ruff, mypy (mypy.ini), yamllint, the
 # generated doc tables, antsibull-changelog lint, ansible-lint (pre-commit's own state stays in
