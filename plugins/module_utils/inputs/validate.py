@@ -16,6 +16,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import difflib
+import json
 import math
 import re
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple,
@@ -112,9 +113,14 @@ def plain(value: Any, field: str = "value", host: Optional[str] = None) -> Any:
 
 
 def path_text(path: Iterable[Any]) -> str:
+    """A field's path as a message names it: a key that is not one printable word (a newline, a
+    space) in JSON's escaped quotes, so the message stays one line."""
     out = ""
     for part in path:
-        out += "[%d]" % part if isinstance(part, int) else ("." if out else "") + str(part)
+        text = str(part)
+        if not (text.isprintable() and text.split() == [text]):
+            text = json.dumps(text)
+        out += "[%d]" % part if isinstance(part, int) else ("." if out else "") + text
     return out
 
 

@@ -266,3 +266,14 @@ def test_fabric_defaults_come_from_the_schema():
     assert fabric.FABRIC_DEFAULTS == schema.fabric_defaults()
     assert fabric.FABRIC_DEFAULTS["qos"]["roce_dscp"] == 26           # host-nic.md §1.1
     assert fabric.FABRIC_DEFAULTS["pfc_watchdog"]["detection_ms"] == 200   # SONiC pfcwd
+
+
+@pytest.mark.parametrize("key", ["Ethernet8\n", "Ethernet8 x", "Ethernet\t8", "../Ethernet8"])
+def test_a_hostile_map_key_is_named_in_one_line(example, key):
+    groups, hv = copy.deepcopy(example)
+    hv["leaf1a"]["roce_link_overrides"] = {key: {"cable_m": 3}}
+    with pytest.raises(RoceInputError) as err:
+        plan.build_plan(groups, hv)
+    message = str(err.value)
+    assert "\n" not in message and "\t" not in message, message
+    assert "leaf1a" in message and "roce_link_overrides." in message
