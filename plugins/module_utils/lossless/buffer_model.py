@@ -57,6 +57,11 @@ def _as_planned(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
                 hardware: Optional[Dict[str, Any]]) -> Choice:
     """The plan's headroom is rendered as computed: no SONiC settings, no SKU tables."""
     _foreign_blocks(sw, given, None)
+    return _formula(sw, given)
+
+
+def _formula(sw: Switch, given: Dict[str, Any]) -> Choice:
+    """The headroom of a switch without SKU tables: Model R or SONiC's Mellanox formula."""
     model = given.get("model", "ieee")
     if model == "sonic-sku":
         raise errors.RoceInputError("roce_lossless.model", model, "ieee or sonic-nvidia on "
@@ -217,8 +222,7 @@ def _nvue(sw: Switch, asic: catalog.AsicProfile, given: Dict[str, Any],
                 "roce_link_overrides.%s.headroom_bytes" % port, over["headroom_bytes"],
                 "not set on Cumulus Linux: NVUE sizes each port's headroom from its PFC "
                 "profile's cable length (NVIDIA advises against setting xoff)", sw.name)
-    return _as_planned(sw, asic, dict((k, v) for k, v in given.items() if k != "nvue"),
-                       hardware)
+    return _formula(sw, given)
 
 
 def _plan_imposes(sw: Switch, given: Dict[str, Any]) -> Dict[str, Any]:
@@ -250,6 +254,7 @@ def _nvue_view(result: Dict[str, Any], given: Dict[str, Any]) -> Optional[Dict[s
         view["not_rendered"].append(
             "roce_lossless.trigger_fraction %g: NVUE's lossless pool pauses one PG at half its "
             "size (alpha 1)" % given["trigger_fraction"])
+    view["lossless_pool_bytes"] = result["itm_pool_bytes"] * percent // 100
     return view
 
 

@@ -260,8 +260,7 @@ def plan_switch(sw: Switch, ordered: Sequence[Port],
     result["ecn_overrides"] = ecn_over
     view = manager.view(result, given)
     if view is not None:        # what the switch computes itself (Cumulus: NVUE's pools)
-        result["nvue"] = dict(view, lossless_pool_bytes=result["itm_pool_bytes"] *
-                              view["lossless_pool_percent"] // 100)
+        result["nvue"] = view
     return asic, result
 
 

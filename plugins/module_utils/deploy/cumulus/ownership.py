@@ -110,13 +110,9 @@ def _bind(node: Any, pattern: Path, at: Path, ports: Set[str], neighbors: Set[st
     return out
 
 
-def _under(path: Path, roots: List[Path]) -> bool:
-    return any(path[:len(root)] == root for root in roots)
-
-
-def _absent_nodes(have: document.Tree, want: document.Tree, at: Path) -> List[Path]:
-    """The shallowest nodes of ``have`` that ``want`` lacks."""
-    return document.absent(have, want, at)
+def _under(path: Path, roots: Set[Path]) -> bool:
+    """Whether ``path`` is one of ``roots`` or below one (a lookup per prefix of the path)."""
+    return any(path[:depth] in roots for depth in range(1, len(path) + 1))
 
 
 def change(applied: document.Tree, rendered: document.Tree,
@@ -124,7 +120,7 @@ def change(applied: document.Tree, rendered: document.Tree,
     """The patch that makes the plan's part of ``applied`` (the switch's applied config) what
     ``rendered`` says, with ``previous`` (the last deployed startup.yaml) telling what the plan
     owned before; ``drain`` keeps the switch drained (graceful shutdown on)."""
-    want = _tree([{"set": rendered}])
+    want = copy.deepcopy(rendered)
     if drain:
         document.put(want, DRAIN, "on")
     ports, neighbors = _ports(want), _neighbors(want)
@@ -137,21 +133,27 @@ def change(applied: document.Tree, rendered: document.Tree,
         if mine is None:
             unsets.append(root)
         elif isinstance(node, dict) and isinstance(mine, dict):
-            unsets += _absent_nodes(node, mine, root)
+            unsets += document.absent(node, mine, root)
     if previous:                    # what the plan set before and no longer does
-        for path in _absent_nodes(previous, want, ()):
+        for path in document.absent(previous, want):
             unsets += _remove(document.get(applied, path), document.get(previous, path), path)
     unsets = _shallowest(unsets)
-    sets = [(p, v) for p, v in document.flatten(want) if document.get(applied, p) != v and
-            not (v == {} and isinstance(document.get(applied, p), dict))]
+    leaves = document.flatten(want)
+    sets = [(p, v) for p, v in leaves if not _same(document.get(applied, p), v)]
     patch: document.Tree = {}
     for path, value in sets:
         document.put(patch, path, value)
     for path in unsets:
         document.put(patch, path, None)
-    owned = roots + [p for p, _v in document.flatten(want)] + unsets
+    owned = roots + [p for p, _v in leaves] + unsets
     refusals = _refusals(applied, want, owned, ports, sets, unsets)
     return Change(patch, sets, unsets, refusals)
+
+
+def _same(have: Any, value: Any) -> bool:
+    """Whether the applied node already is the plan's leaf (a member ``{}`` is there when its
+    node is, whatever it holds)."""
+    return have == value or (value == {} and isinstance(have, dict))
 
 
 def _remove(have: Any, mine: Any, path: Path) -> List[Path]:
@@ -180,17 +182,17 @@ def _covered(have: document.Tree, mine: document.Tree) -> bool:
 
 
 def _shallowest(paths: List[Path]) -> List[Path]:
-    out: List[Path] = []
+    out: Set[Path] = set()
     for path in sorted(set(paths), key=len):
         if not _under(path, out):
-            out.append(path)
+            out.add(path)
     return sorted(out)
 
 
 def owned_paths(applied: document.Tree, rendered: document.Tree,
                 previous: Optional[document.Tree] = None) -> List[Path]:
     """Every node of the tree the plan owns on this switch (for a restore: what it put back)."""
-    want = _tree([{"set": rendered}])
+    want = rendered
     ports = _ports(want) | _ports(previous or {})
     neighbors = _neighbors(want) | _neighbors(previous or {})
     return (replaced_nodes(applied, ports, neighbors) + replaced_nodes(want, ports, neighbors) +
@@ -213,7 +215,7 @@ def restore(now: document.Tree, before: document.Tree, owned: List[Path]) -> doc
             document.put(patch, root, None)
             continue
         if isinstance(was, dict) and isinstance(node, dict):
-            for path in _absent_nodes(node, was, root):
+            for path in document.absent(node, was, root):
                 document.put(patch, path, None)
         for path, value in document.flatten({"_": was}):
             full = root + path[1:]
@@ -336,7 +338,7 @@ def _removed_addresses(applied: document.Tree, unsets: List[Path]) -> Set[str]:
 
 def _foreign(applied: document.Tree, owned: List[Path]) -> List[document.Leaf]:
     """The leaves of ``applied`` the plan does not own."""
-    roots = _shallowest(owned)
+    roots = set(_shallowest(owned))
     return [(p, v) for p, v in document.flatten(applied) if not _under(p, roots)]
 
 

@@ -22,7 +22,8 @@ __metaclass__ = type
 import re
 from typing import Any, Dict, List, Set, Tuple
 
-from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import document
+from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import (
+    document, ownership)
 from ansible_collections.roce.fabric.plugins.module_utils.render import change_classes
 
 # (dotted path pattern, reason), first match wins
@@ -69,19 +70,11 @@ def _part(path: Tuple[str, ...]) -> Tuple[str, Tuple[str, ...]]:
     return " ".join(path[:2]), path[:3]
 
 
-def _tree(text: str) -> document.Tree:
-    tree: document.Tree = {}
-    for op in document.load(text) if text else []:
-        for leaf_path, value in document.flatten(op.get("set") or {}):
-            document.put(tree, leaf_path, value)
-    return tree
-
-
 def nvue_parts(old: str, new: str) -> List[change_classes.Part]:
     """Per part of the tree: objects added, removed and changed, and the class from the leaves
     that change."""
-    before = dict(document.flatten(_tree(old)))
-    after = dict(document.flatten(_tree(new)))
+    before = dict(document.flatten(ownership.plan_tree(old)))
+    after = dict(document.flatten(ownership.plan_tree(new)))
     reasons: Dict[str, Set[str]] = {}
     objects: Dict[Tuple[str, ...], str] = {}         # object -> its part
     for path in set(before) | set(after):

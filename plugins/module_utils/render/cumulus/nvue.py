@@ -22,11 +22,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
-import re
 from typing import Any, Callable, Dict, List, Tuple
 
 from ansible_collections.roce.fabric.plugins.module_utils.deploy.cumulus import document
-from ansible_collections.roce.fabric.plugins.module_utils.hardware import cumulus
+from ansible_collections.roce.fabric.plugins.module_utils.hardware import cumulus, models
 from ansible_collections.roce.fabric.plugins.module_utils.plan import qos as plan_qos
 from ansible_collections.roce.fabric.plugins.module_utils.records import (
     EcnMarks, PortIntent, QosIntent, SwitchIntent)
@@ -144,10 +143,12 @@ def _port_qos(pfc: str, ecn: Any, wd: bool) -> Tree:
 
 
 def _per_cage(dev: SwitchIntent) -> int:
-    """Ports per cage of the switch's breakout (hardware: 2x400G -> 2); 1 without a model."""
+    """Ports per cage of the switch's breakout (the model's mode: 2x400G -> 2); 1 without a
+    model."""
     hw = dev.get("hardware") or {}
-    match = re.match(r"(\d+)x", hw.get("breakout") or "")
-    return int(match.group(1)) if match else 1
+    modes = [m for m in models.MODELS[hw["model"]]["modes"] if m.name == hw["breakout"]] \
+        if hw else []
+    return modes[0].ports if modes else 1
 
 
 # -- QoS ----------------------------------------------------------------------------------------
