@@ -28,6 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.path.dirname(sys.executable)
 BASE = os.path.join(ROOT, "tests", "unit", "fixtures", "cumulus", "applied-base.json")
 PASSWORD = "lab-secret"
+# The confirm window: long enough that the roll verifies inside it on a loaded CI machine (each
+# task of the roll starts a module), short enough that a test waits for the rollback.
+CONFIRM_S = 20
 
 
 def _record(inventory_data, inventory, record):
@@ -62,7 +65,7 @@ def nvue_lab(tmp_path, inventory_data):
     (inventory / "host_vars" / "leaf1a.yml").write_text(
         "roce_deploy: true\nansible_host: 127.0.0.1\nswitch_deploy_nvue_port: %d\n"
         "switch_deploy_nvue_password: %s\nswitch_deploy_nvue_validate_certs: false\n"
-        "switch_deploy_nvue_confirm_s: 6\n" % (port, PASSWORD))
+        "switch_deploy_nvue_confirm_s: %d\n" % (port, PASSWORD, CONFIRM_S))
     yield {"state": state, "inventory": inventory, "output": tmp_path / "intended",
            "plan": built}
     server.kill()
@@ -204,9 +207,10 @@ def test_a_switch_lost_after_the_apply_rolls_back_by_itself_and_a_rerun_rolls_it
     result = roll(nvue_lab, "-e", "switch_deploy_verify_retries=1",
                   "-e", "switch_deploy_verify_delay_s=0")
     assert result.returncode != 0
-    assert "NOT checked" in result.text and "rolls an unconfirmed revision back by itself 6 s " \
-        "after it applied it; it stays drained (graceful shutdown) until then" in result.text
-    deadline = time.time() + 20
+    said = ("rolls an unconfirmed revision back by itself %d s after it applied it; it stays "
+            "drained (graceful shutdown) until then" % CONFIRM_S)
+    assert "NOT checked" in result.text and said in result.text
+    deadline = time.time() + CONFIRM_S + 20
     while "rolled back (not confirmed)" not in (nvue_lab["state"] / "revisions.log").read_text():
         assert time.time() < deadline, "the switch did not roll back"
         time.sleep(0.5)
