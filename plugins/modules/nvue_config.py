@@ -244,15 +244,12 @@ def _present(module, api):
         return result
     if p["state"] == "planned":         # what would change, seen here: no revision
         result["commands"] = document.commands(applied, ownership.merged(applied, patch))
-        if module._diff:
-            result["diff"] = {"prepared": "\n".join(result["commands"]) + "\n"}
-        return result
+        return _with_diff(module, result)
     phases = [patch] if module.check_mode else _phases(patch)
     for number, body in enumerate(phases, 1):
         rev = api.create()
         api.patch(rev, body)
-        commands = document.commands(applied, api.config(rev))
-        result["commands"] += commands
+        result["commands"] += document.commands(applied, api.config(rev))
         if module.check_mode:
             result["revision"] = rev
             break
@@ -263,6 +260,11 @@ def _present(module, api):
             api.wait(rev, nvue_client.APPLIED, p["timeout_s"])
         applied = api.config("applied") if number < len(phases) else applied
         result["revision"] = rev if state == nvue_client.CONFIRM else None
+    return _with_diff(module, result)
+
+
+def _with_diff(module, result):
+    """The commands as Ansible's diff, in diff mode."""
     if module._diff:
         result["diff"] = {"prepared": "\n".join(result["commands"]) + "\n"}
     return result
